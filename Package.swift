@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Every module opts into the same strictness; see ../shared/STYLE.md.
+let strictness: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Contactless",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "EMV", targets: ["EMV"]),
+        .executable(name: "tap", targets: ["tap"]),
+    ],
+    dependencies: [
+        // Only versions served by the local package mirror (see README, "Dependencies").
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+        .package(url: "https://github.com/attaswift/BigInt.git", exact: "6.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "EMV",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+            ],
+            swiftSettings: strictness
+        ),
+        .executableTarget(
+            name: "tap",
+            dependencies: [
+                "EMV",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "EMVTests",
+            dependencies: ["EMV"],
+            resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The Contactless command line: the end-to-end demo, the crypto batch oracle interface, and the tools built on them.
+@main
+struct Tap: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tap",
+        abstract: "Contactless: an open EMV contactless payment stack.",
+        subcommands: [Demo.self, CryptoCommand.self]
+    )
+}
