@@ -2,6 +2,7 @@
 # `sources`, the globs of the module files it is compiled with. swiftc builds each one directly (no SwiftPM, no
 # dependencies), so the fuzzed code stays free of Crypto and BigInt. Zero crashes allowed.
 set -euo pipefail
+shopt -s nullglob
 cd "$ROOT"
 seconds=${FUZZ_SECONDS:-60}
 mkdir -p .fuzz

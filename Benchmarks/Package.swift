@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+import struct Foundation.URL
+
+// SwiftPM names a path dependency after its folder, which differs between clones: derive it.
+let contactless = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
+
+// Benchmarks live in their own package so the library's build and tests never pull in ordo-one/benchmark.
+// Run: swift package --package-path Benchmarks benchmark   (see README, "Benchmarks")
+let package = Package(
+    name: "ContactlessBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        // Only the malloc interposer trait: the runtime interposer is not in the local package mirror.
+        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "EMVBenchmarks",
+            dependencies: [
+                .product(name: "EMV", package: contactless),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/EMVBenchmarks",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
