@@ -3,20 +3,27 @@ extension Array where Element == UInt8 {
     /// Decodes hexadecimal text (upper or lower case, no separators); nil when the text is not an even
     /// number of hex digits.
     public init?(hex: some StringProtocol) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.utf8.count / 2)
-        var high: UInt8? = nil
-        for character in hex.utf8 {
-            guard let nibble = Self.nibble(character) else { return nil }
-            if let h = high {
-                bytes.append(h << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
+        let decoded =
+            hex.utf8.withContiguousStorageIfAvailable { Self.decodeHex($0) }
+            ?? Self.decodeHex(Array(hex.utf8))
+        guard let decoded else { return nil }
+        self = decoded
+    }
+
+    /// Decodes ASCII hex digits; the batch interface decodes millions of these, so it works on raw UTF-8.
+    @usableFromInline
+    static func decodeHex(_ text: some Collection<UInt8>) -> [UInt8]? {
+        guard text.count % 2 == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: text.count / 2)
+        var index = text.startIndex
+        for i in 0..<bytes.count {
+            guard let high = nibble(text[index]) else { return nil }
+            index = text.index(after: index)
+            guard let low = nibble(text[index]) else { return nil }
+            index = text.index(after: index)
+            bytes[i] = high << 4 | low
         }
-        guard high == nil else { return nil }
-        self = bytes
+        return bytes
     }
 
     @inline(__always)
