@@ -1,0 +1,94 @@
+import ArgumentParser
+import EMV
+import Foundation
+
+extension Tap {
+    /// Throughput figures that need an outside baseline measured in the same run; the per-operation
+    /// benchmarks live in the nested `Benchmarks` package.
+    struct Bench: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure throughput against a baseline taken in the same run.",
+            subcommands: [TDES.self]
+        )
+    }
+}
+
+extension Tap.Bench {
+    /// Our TDES against OpenSSL's `des-ede3` (ECB, 8 KiB buffers), alternating rounds so both see the same machine.
+    struct TDES: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tdes",
+            abstract: "TDES-ECB throughput of EMV's TDESKey versus `openssl speed -evp des-ede3`."
+        )
+
+        @Option(help: "Seconds per measurement.") var seconds: Int = 3
+        @Option(help: "Rounds (ours then OpenSSL in each); medians are reported.") var rounds: Int = 3
+        @Flag(help: "Print one JSON object instead of text.") var json = false
+
+        func run() throws {
+            let key = try TDESKey([UInt8](hex: "0123456789ABCDEFFEDCBA987654321089ABCDEF01234567")!)
+            var ours: [Double] = []
+            var openssl: [Double] = []
+            for round in 1...rounds {
+                ours.append(try Self.measureOurs(key: key, seconds: seconds))
+                openssl.append(try Self.measureOpenSSL(seconds: seconds))
+                if !json {
+                    print("round \(round): ours \(Self.megabytes(ours.last!)) MB/s, openssl \(Self.megabytes(openssl.last!)) MB/s")
+                }
+            }
+            let oursMedian = ours.median, opensslMedian = openssl.median
+            let ratio = oursMedian / opensslMedian
+            if json {
+                print(#"{"ours_bytes_per_s":\#(Int(oursMedian)),"openssl_bytes_per_s":\#(Int(opensslMedian)),"ratio":\#(String(format: "%.3f", ratio))}"#)
+            } else {
+                print("median: ours \(Self.megabytes(oursMedian)) MB/s, openssl des-ede3 \(Self.megabytes(opensslMedian)) MB/s, ratio \(String(format: "%.1f%%", ratio * 100)) (target ≥ 25%)")
+            }
+        }
+
+        static func megabytes(_ bytesPerSecond: Double) -> String { String(format: "%.1f", bytesPerSecond / 1e6) }
+
+        static func measureOurs(key: TDESKey, seconds: Int) throws -> Double {
+            var buffer = [UInt8](repeating: 0x5A, count: 8192)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let deadline = start + .seconds(seconds)
+            var bytes = 0
+            while clock.now < deadline {
+                for _ in 0..<64 {
+                    buffer = try key.encryptECB(buffer)
+                    bytes += buffer.count
+                }
+            }
+            let elapsed = (clock.now - start) / .seconds(1)
+            return Double(bytes) / elapsed
+        }
+
+        /// Runs `openssl speed -mr` and reads its machine-readable `+F:` line (bytes per second).
+        static func measureOpenSSL(seconds: Int) throws -> Double {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["openssl", "speed", "-evp", "des-ede3", "-seconds", "\(seconds)", "-bytes", "8192", "-mr"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard
+                let line = output.split(separator: "\n").first(where: { $0.hasPrefix("+F:") }),
+                let rate = line.split(separator: ":").last.flatMap({ Double($0) })
+            else { throw ValidationError("could not read `openssl speed` output (is openssl installed?)") }
+            return rate
+        }
+    }
+}
+
+extension Array where Element == Double {
+    /// The middle value (mean of the two middle values for an even count).
+    var median: Double {
+        let sorted = self.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+}
