@@ -9,6 +9,7 @@ Sources (both installable from the machine's package registries):
 Usage: python3 scripts/generate-iso-tables.py [path/to/table.xml] [path/to/iso_3166-1.json]
 """
 import json
+import subprocess
 import os
 import sys
 import xml.etree.ElementTree as ET
@@ -112,6 +113,9 @@ def main():
     open(os.path.join(OUT, "Currency+Table.swift"), "w", encoding="utf-8").write(text)
     text, m = country_table(json_path)
     open(os.path.join(OUT, "Country+Table.swift"), "w", encoding="utf-8").write(text)
+    # Leave the files as the repository's .swift-format wants them (long names wrap).
+    outputs = [os.path.join(OUT, name) for name in ("Currency+Table.swift", "Country+Table.swift")]
+    subprocess.run(["swift", "format", "-i", *outputs], check=True)
     print(f"{n} currencies, {m} countries")
 
 

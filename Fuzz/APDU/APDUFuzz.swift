@@ -7,6 +7,7 @@
 //       $(cat Fuzz/APDU/sources) Fuzz/APDU/APDUFuzz.swift -o .fuzz/apdu
 //   .fuzz/apdu -max_total_time=60
 
+/// The libFuzzer entry point: checks one input as a command and as a response APDU.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))

@@ -182,7 +182,9 @@ private func apduError(_ body: () throws -> Void) -> APDUError? {
 
     /// Every prefix and every one-byte extension of valid commands either parses or throws an APDUError.
     @Test func prefixesNeverCrash() {
-        let samples = ["00A404000E325041592E5359532E444446303100", "00DA000000012C" + String(repeating: "11", count: 300)]
+        let samples = [
+            "00A404000E325041592E5359532E444446303100", "00DA000000012C" + String(repeating: "11", count: 300),
+        ]
         for sample in samples {
             let bytes = hex(sample)
             for length in 0...bytes.count {
@@ -265,7 +267,9 @@ private func apduError(_ body: () throws -> Void) -> APDUError? {
         #expect(throws: APDUError.invalidParameter) { try CommandAPDU.readRecord(1, sfi: 0) }
         #expect(throws: APDUError.invalidParameter) { try CommandAPDU.readRecord(1, sfi: 31) }
         #expect(throws: APDUError.invalidParameter) { try CommandAPDU.select(name: []) }
-        #expect(throws: APDUError.invalidParameter) { try CommandAPDU.select(name: [UInt8](repeating: 0xA0, count: 17)) }
+        #expect(throws: APDUError.invalidParameter) {
+            try CommandAPDU.select(name: [UInt8](repeating: 0xA0, count: 17))
+        }
         #expect(throws: APDUError.dataTooLong) {
             try CommandAPDU.generateAC(.arqc, cdolData: [UInt8](repeating: 0, count: 70_000))
         }
@@ -319,7 +323,8 @@ private func apduError(_ body: () throws -> Void) -> APDUError? {
         let command: CommandAPDU
         switch vector.builder {
         case "select":
-            command = try CommandAPDU.select(name: hex(a.name ?? ""), occurrence: a.occurrence == "next" ? .next : .first)
+            command = try CommandAPDU.select(
+                name: hex(a.name ?? ""), occurrence: a.occurrence == "next" ? .next : .first)
         case "readRecord":
             command = try CommandAPDU.readRecord(a.record ?? 0, sfi: a.sfi ?? 0)
         case "getData":

@@ -3,7 +3,7 @@
 /// Equality and hashing compare ``code`` only, so tests can write `#expect(throws: APDUError.trailingBytes)`
 /// and read ``offset`` from the caught error when the position matters. Messages name lengths and positions,
 /// never the bytes of the command or response (a VERIFY carries a PIN block, a READ RECORD response a PAN).
-public struct APDUError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct APDUError: CodedError {
     /// What was wrong, independent of where it happened.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
@@ -68,17 +68,8 @@ public struct APDUError: Error, Hashable, Sendable, CustomStringConvertible {
         self.line = line
     }
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: APDUError, rhs: APDUError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes the code only, matching ``==``.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-
-    /// Code, offset and message, e.g. `APDUError.trailingBytes at offset 9: ...`.
-    public var description: String {
-        let position = offset.map { " at offset \($0)" } ?? ""
-        return "APDUError.\(code)\(position): \(message)"
-    }
+    /// `APDUError`, as `description` shows it.
+    public static let domain = "APDUError"
 
     private static func pattern(_ code: Code) -> APDUError {
         APDUError(code: code, offset: nil, message: "any \(code) error")

@@ -29,7 +29,8 @@ extension CommandAPDU {
 
     /// SELECT of the PPSE, the first command of every contactless transaction:
     /// `00 A4 04 00 0E 32 50 41 59 2E 53 59 53 2E 44 44 46 30 31 00`.
-    public static let selectPPSE = CommandAPDU(unchecked: 0x00, 0xA4, 0x04, 0x00, proximityPaymentSystemEnvironment, 256)
+    public static let selectPPSE = CommandAPDU(
+        unchecked: 0x00, 0xA4, 0x04, 0x00, proximityPaymentSystemEnvironment, 256)
 
     /// SELECT of the contact PSE `1PAY.SYS.DDF01`.
     public static let selectPSE = CommandAPDU(unchecked: 0x00, 0xA4, 0x04, 0x00, paymentSystemEnvironment, 256)

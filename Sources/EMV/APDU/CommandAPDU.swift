@@ -50,7 +50,8 @@ public struct CommandAPDU: Hashable, Sendable, CustomStringConvertible {
         guard data.count <= Self.maximumDataLength else {
             throw APDUError(
                 code: .dataTooLong, offset: nil,
-                message: "command data of \(data.count) bytes exceeds the \(Self.maximumDataLength) an extended Lc allows")
+                message:
+                    "command data of \(data.count) bytes exceeds the \(Self.maximumDataLength) an extended Lc allows")
         }
         guard (0...Self.maximumExpectedLength).contains(ne) else {
             throw APDUError(

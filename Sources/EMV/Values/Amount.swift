@@ -68,8 +68,9 @@ public struct Amount: Hashable, Sendable, CustomStringConvertible {
 
     /// The value in major units, exactly: 1234 minor units of EUR is 12.34.
     public var decimalValue: Decimal {
-        Decimal(sign: minorUnits < 0 ? .minus : .plus, exponent: -currency.exponent,
-                significand: Decimal(minorUnits.magnitude))
+        Decimal(
+            sign: minorUnits < 0 ? .minus : .plus, exponent: -currency.exponent,
+            significand: Decimal(minorUnits.magnitude))
     }
 
     /// The amount with all of its currency's fraction digits and the alphabetic code: `12.34 EUR`,

@@ -11,7 +11,8 @@ enum BCD {
             for nibble in [byte >> 4, byte & 0x0F] {
                 guard nibble <= 9 else {
                     throw ValueError(
-                        code: .invalidDigit, offset: offset, message: "\(what) has a non-decimal nibble in byte \(offset)")
+                        code: .invalidDigit, offset: offset,
+                        message: "\(what) has a non-decimal nibble in byte \(offset)")
                 }
                 digits.append(nibble)
             }

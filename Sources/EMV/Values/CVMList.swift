@@ -23,7 +23,8 @@ public struct CVMList: Hashable, Sendable, CustomStringConvertible {
         let b = Array(input)
         guard b.count >= 8 else {
             throw ValueError(
-                code: .invalidLength, offset: b.count, message: "a CVM list starts with 8 bytes of amounts, got \(b.count)")
+                code: .invalidLength, offset: b.count,
+                message: "a CVM list starts with 8 bytes of amounts, got \(b.count)")
         }
         guard (b.count - 8) % 2 == 0 else {
             throw ValueError(
@@ -38,7 +39,9 @@ public struct CVMList: Hashable, Sendable, CustomStringConvertible {
 
     /// The value of tag 8E.
     public var bytes: [UInt8] {
-        let amounts = [amountX, amountY].flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        let amounts = [amountX, amountY].flatMap { value in
+            (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+        }
         return amounts + rules.flatMap(\.bytes)
     }
 

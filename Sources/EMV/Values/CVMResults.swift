@@ -46,7 +46,8 @@ public struct CVMResults: Hashable, Sendable, CustomStringConvertible {
         guard b.count == 3 else {
             throw ValueError(code: .invalidLength, offset: 0, message: "CVM results have 3 bytes, got \(b.count)")
         }
-        self.init(rule: CVMRule(codeByte: b[0], condition: CVMCondition(rawValue: b[1])), result: Result(rawValue: b[2]))
+        self.init(
+            rule: CVMRule(codeByte: b[0], condition: CVMCondition(rawValue: b[1])), result: Result(rawValue: b[2]))
     }
 
     /// The method performed.

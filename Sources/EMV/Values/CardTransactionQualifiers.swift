@@ -38,8 +38,10 @@ public struct CardTransactionQualifiers: EMVOptionSet {
         (.onlinePINRequired, "Online PIN required"),
         (.signatureRequired, "Signature required"),
         (.goOnlineIfODAFails, "Go online if offline data authentication fails and reader is online capable"),
-        (.switchInterfaceIfODAFails,
-         "Switch interface if offline data authentication fails and reader supports contact chip"),
+        (
+            .switchInterfaceIfODAFails,
+            "Switch interface if offline data authentication fails and reader supports contact chip"
+        ),
         (.goOnlineIfApplicationExpired, "Go online if application expired"),
         (.switchInterfaceForCash, "Switch interface for cash transactions"),
         (.switchInterfaceForCashback, "Switch interface for cashback transactions"),

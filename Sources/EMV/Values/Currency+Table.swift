@@ -481,16 +481,20 @@ extension Currency {
         alphabeticCode: "XAU", numericCode: 959, minorUnits: nil, name: "Gold")
     /// Bond Markets Unit European Composite Unit (EURCO) (XBA, 955).
     public static let xba = Currency(
-        alphabeticCode: "XBA", numericCode: 955, minorUnits: nil, name: "Bond Markets Unit European Composite Unit (EURCO)")
+        alphabeticCode: "XBA", numericCode: 955, minorUnits: nil,
+        name: "Bond Markets Unit European Composite Unit (EURCO)")
     /// Bond Markets Unit European Monetary Unit (E.M.U.-6) (XBB, 956).
     public static let xbb = Currency(
-        alphabeticCode: "XBB", numericCode: 956, minorUnits: nil, name: "Bond Markets Unit European Monetary Unit (E.M.U.-6)")
+        alphabeticCode: "XBB", numericCode: 956, minorUnits: nil,
+        name: "Bond Markets Unit European Monetary Unit (E.M.U.-6)")
     /// Bond Markets Unit European Unit of Account 9 (E.U.A.-9) (XBC, 957).
     public static let xbc = Currency(
-        alphabeticCode: "XBC", numericCode: 957, minorUnits: nil, name: "Bond Markets Unit European Unit of Account 9 (E.U.A.-9)")
+        alphabeticCode: "XBC", numericCode: 957, minorUnits: nil,
+        name: "Bond Markets Unit European Unit of Account 9 (E.U.A.-9)")
     /// Bond Markets Unit European Unit of Account 17 (E.U.A.-17) (XBD, 958).
     public static let xbd = Currency(
-        alphabeticCode: "XBD", numericCode: 958, minorUnits: nil, name: "Bond Markets Unit European Unit of Account 17 (E.U.A.-17)")
+        alphabeticCode: "XBD", numericCode: 958, minorUnits: nil,
+        name: "Bond Markets Unit European Unit of Account 17 (E.U.A.-17)")
     /// East Caribbean Dollar (XCD, 951).
     public static let xcd = Currency(
         alphabeticCode: "XCD", numericCode: 951, minorUnits: 2, name: "East Caribbean Dollar")
@@ -517,13 +521,15 @@ extension Currency {
         alphabeticCode: "XSU", numericCode: 994, minorUnits: nil, name: "Sucre")
     /// Codes specifically reserved for testing purposes (XTS, 963).
     public static let xts = Currency(
-        alphabeticCode: "XTS", numericCode: 963, minorUnits: nil, name: "Codes specifically reserved for testing purposes")
+        alphabeticCode: "XTS", numericCode: 963, minorUnits: nil,
+        name: "Codes specifically reserved for testing purposes")
     /// ADB Unit of Account (XUA, 965).
     public static let xua = Currency(
         alphabeticCode: "XUA", numericCode: 965, minorUnits: nil, name: "ADB Unit of Account")
     /// The codes assigned for transactions where no currency is involved (XXX, 999).
     public static let xxx = Currency(
-        alphabeticCode: "XXX", numericCode: 999, minorUnits: nil, name: "The codes assigned for transactions where no currency is involved")
+        alphabeticCode: "XXX", numericCode: 999, minorUnits: nil,
+        name: "The codes assigned for transactions where no currency is involved")
     /// Yemeni Rial (YER, 886).
     public static let yer = Currency(
         alphabeticCode: "YER", numericCode: 886, minorUnits: 2, name: "Yemeni Rial")

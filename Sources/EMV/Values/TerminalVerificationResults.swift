@@ -133,8 +133,10 @@ public struct TerminalVerificationResults: EMVOptionSet {
         (.pinNotEntered, "PIN entry required, PIN pad present, but PIN was not entered"),
         (.onlineCVMCaptured, "Online CVM captured"),
         (.biometricCaptureDeviceNotWorking, "Biometric required but biometric capture device not working"),
-        (.biometricSubtypeBypassed,
-         "Biometric required, biometric capture device present, but biometric subtype entry was bypassed"),
+        (
+            .biometricSubtypeBypassed,
+            "Biometric required, biometric capture device present, but biometric subtype entry was bypassed"
+        ),
         (.floorLimitExceeded, "Transaction exceeds floor limit"),
         (.lowerConsecutiveOfflineLimitExceeded, "Lower consecutive offline limit exceeded"),
         (.upperConsecutiveOfflineLimitExceeded, "Upper consecutive offline limit exceeded"),

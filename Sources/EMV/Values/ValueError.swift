@@ -3,7 +3,7 @@
 ///
 /// Equality and hashing compare ``code`` only, so tests can write `#expect(throws: ValueError.luhnCheckFailed)`.
 /// Messages give lengths and positions, never the digits of a PAN, track 2 or PIN (DESIGN.md security rules).
-public struct ValueError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ValueError: CodedError {
     /// What was wrong, independent of where it happened.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
@@ -68,16 +68,8 @@ public struct ValueError: Error, Hashable, Sendable, CustomStringConvertible {
         self.line = line
     }
 
-    /// Errors are equal when their codes are.
-    public static func == (lhs: ValueError, rhs: ValueError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes the code only, matching ``==``.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-
-    /// Code, offset and message.
-    public var description: String {
-        "ValueError.\(code)\(offset.map { " at offset \($0)" } ?? ""): \(message)"
-    }
+    /// `ValueError`, as `description` shows it.
+    public static let domain = "ValueError"
 
     private static func pattern(_ code: Code) -> ValueError { ValueError(code: code, message: "any \(code) error") }
 
