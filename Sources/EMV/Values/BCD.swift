@@ -20,28 +20,22 @@ enum BCD {
         return digits
     }
 
-    /// Decodes format cn: digits 0-9, then F nibbles to the end (at most the final nibble, for an odd count;
-    /// EMV allows more trailing F padding in fixed-length fields, which `maximumPadding` permits).
-    static func compressedNumericDigits(
-        _ bytes: some Collection<UInt8>, what: String, maximumPadding: Int = 1
-    ) throws -> [UInt8] {
+    /// Decodes format cn: digits 0-9, then only F nibbles to the end (EMV Book 3, 4.3: "left justified and
+    /// padded with trailing 'F's").
+    static func compressedNumericDigits(_ bytes: some Collection<UInt8>, what: String) throws -> [UInt8] {
         var digits: [UInt8] = []
-        var padding = 0
+        var padded = false
         for (offset, byte) in bytes.enumerated() {
             for nibble in [byte >> 4, byte & 0x0F] {
                 if nibble == 0x0F {
-                    padding += 1
-                    guard padding <= maximumPadding else {
-                        throw ValueError(
-                            code: .invalidPadding, offset: offset, message: "\(what) has too much F padding")
-                    }
+                    padded = true
                 } else {
                     guard nibble <= 9 else {
                         throw ValueError(
                             code: .invalidDigit, offset: offset,
                             message: "\(what) has a non-decimal nibble in byte \(offset)")
                     }
-                    guard padding == 0 else {
+                    guard !padded else {
                         throw ValueError(
                             code: .invalidPadding, offset: offset, message: "\(what) has a digit after F padding")
                     }

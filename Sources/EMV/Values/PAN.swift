@@ -19,7 +19,7 @@ public struct PAN: Hashable, Sendable, CustomStringConvertible, CustomDebugStrin
         try self.init(digitValues: BCD.digits(ofText: text, what: "PAN"), requireLuhn: requireLuhn)
     }
 
-    /// Decodes the cn encoding of tag 5A: digits left-justified, an odd count padded with one F nibble.
+    /// Decodes the cn encoding of tag 5A: digits left-justified, padded with trailing F nibbles.
     ///
     /// - Throws: ``ValueError/Code/invalidDigit`` or ``ValueError/Code/invalidPadding`` with the byte offset,
     ///   ``ValueError/Code/invalidLength``, ``ValueError/Code/luhnCheckFailed``.

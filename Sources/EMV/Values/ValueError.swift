@@ -27,7 +27,7 @@ public struct ValueError: CodedError {
         public static let invalidLength = Code(.invalidLength)
         /// A nibble or character that is not a decimal digit where the format requires one.
         public static let invalidDigit = Code(.invalidDigit)
-        /// F padding anywhere but the final nibble of a cn value.
+        /// F padding followed by a digit, or an F where the format allows no padding (track 2 pads one nibble).
         public static let invalidPadding = Code(.invalidPadding)
         /// An amount that is negative or too large for its encoding (n12 holds at most 999,999,999,999).
         public static let amountOutOfRange = Code(.amountOutOfRange)
