@@ -59,8 +59,8 @@ public struct Track2EquivalentData: Hashable, Sendable, CustomStringConvertible,
         guard let separator = nibbles.firstIndex(of: 0x0D) else {
             throw ValueError(code: .missingSeparator, offset: bytes.count, message: "no D separator after the PAN")
         }
-        var end = nibbles.count
-        if nibbles.last == 0x0F && nibbles.count % 2 == 0 { end -= 1 }
+        // One F pads an odd number of nibbles to whole bytes; any other F is an error.
+        let end = nibbles.last == 0x0F ? nibbles.count - 1 : nibbles.count
         for index in 0..<end where index != separator && nibbles[index] > 9 {
             let code: ValueError.Code = nibbles[index] == 0x0F ? .invalidPadding : .invalidDigit
             throw ValueError(code: code, offset: index / 2, message: "track 2 has a bad nibble in byte \(index / 2)")
