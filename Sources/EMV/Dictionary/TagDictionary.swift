@@ -9,8 +9,10 @@
 /// TagDictionary.standard.info(for: 0x9F6C, kernel: .c2)?.name  // "Mag-stripe Application Version Number (Card)"
 /// ```
 public struct TagDictionary: Sendable {
-    private var common: [Tag: TagInfo] = [:]
-    private var kernelSpecific: [Kernel: [Tag: TagInfo]] = [:]
+    // Entries sorted by a key with the Kernel ID above the tag, so a lookup is a binary search: no hashing and no
+    // copying of entries, which keeps building DOL data cheap.
+    private var keys: [UInt64] = []
+    private var storage: [TagInfo] = []
 
     /// Creates a dictionary from entries; an entry replaces an earlier one with the same tag and kernel.
     public init(_ entries: some Sequence<TagInfo>) {
@@ -31,34 +33,31 @@ public struct TagDictionary: Sendable {
 
     /// Adds or replaces an entry (for the entry's kernel).
     public mutating func add(_ entry: TagInfo) {
-        if entry.kernel == .generic {
-            common[entry.tag] = entry
+        let key = Self.key(entry.tag, kernelID: entry.kernel.id)
+        let position = lowerBound(key)
+        if position < keys.count && keys[position] == key {
+            storage[position] = entry
         } else {
-            kernelSpecific[entry.kernel, default: [:]][entry.tag] = entry
+            keys.insert(key, at: position)
+            storage.insert(entry, at: position)
         }
     }
 
     /// What `tag` means to `kernel`: the kernel's own entry, else the common one; nil for an unknown tag, and for a
     /// tag only some kernels define when asked for ``Kernel/generic`` (see ``meanings(of:)``).
     public func info(for tag: Tag, kernel: Kernel = .generic) -> TagInfo? {
-        if kernel != .generic, let specific = kernelSpecific[kernel]?[tag] { return specific }
-        return common[tag]
+        index(of: tag, kernel: kernel).map { storage[$0] }
     }
 
     /// Every meaning of `tag`: the common one first, then each kernel's own by Kernel ID.
     public func meanings(of tag: Tag) -> [TagInfo] {
-        var result: [TagInfo] = []
-        if let entry = common[tag] { result.append(entry) }
-        for kernel in kernelSpecific.keys.sorted(by: { $0.id < $1.id }) {
-            if let entry = kernelSpecific[kernel]?[tag] { result.append(entry) }
-        }
-        return result
+        storage.filter { $0.tag == tag }
     }
 
     /// The value format `kernel` uses for `tag`; ``DataFormat/binary`` when the tag is unknown to it, which is how
     /// data object lists treat unknown data.
     public func format(of tag: Tag, kernel: Kernel = .generic) -> DataFormat {
-        info(for: tag, kernel: kernel)?.format ?? .binary
+        index(of: tag, kernel: kernel).map { storage[$0].format } ?? .binary
     }
 
     /// How to hide `tag`'s value when printing for `kernel`.
@@ -66,23 +65,40 @@ public struct TagDictionary: Sendable {
     /// Errs on the side of hiding: when `kernel`'s meaning is not sensitive but another kernel's is (`9F6B` is
     /// Track 2 Data for Kernel 2), that other masking applies, so data read under the wrong kernel cannot leak.
     public func masking(of tag: Tag, kernel: Kernel = .generic) -> TagInfo.Masking {
-        if let own = info(for: tag, kernel: kernel), own.masking != .none { return own.masking }
-        return meanings(of: tag).first { $0.masking != .none }?.masking ?? .none
+        if let own = index(of: tag, kernel: kernel), storage[own].masking != .none { return storage[own].masking }
+        return storage.first { $0.tag == tag && $0.masking != .none }?.masking ?? .none
     }
 
     /// Every entry that applies to `kernel` (its own entries and the common ones it does not override), by tag.
     public func entries(for kernel: Kernel = .generic) -> [TagInfo] {
-        var merged = common
-        if kernel != .generic {
-            merged.merge(kernelSpecific[kernel] ?? [:]) { _, specific in specific }
-        }
-        return merged.values.sorted { $0.tag < $1.tag }
+        let own = storage.filter { $0.kernel == kernel }
+        let overridden = Set(own.map(\.tag))
+        let common = kernel == .generic ? [] : storage.filter { $0.kernel == .generic && !overridden.contains($0.tag) }
+        return (own + common).sorted { $0.tag < $1.tag }
     }
 
     /// Every tag the dictionary knows, for any kernel.
-    public var tags: Set<Tag> {
-        var result = Set(common.keys)
-        for table in kernelSpecific.values { result.formUnion(table.keys) }
-        return result
+    public var tags: Set<Tag> { Set(storage.map(\.tag)) }
+
+    private static func key(_ tag: Tag, kernelID: UInt8) -> UInt64 { UInt64(kernelID) << 32 | UInt64(tag.rawValue) }
+
+    private func index(of tag: Tag, kernel: Kernel) -> Int? {
+        if kernel.id != Kernel.generic.id, let own = index(Self.key(tag, kernelID: kernel.id)) { return own }
+        return index(Self.key(tag, kernelID: Kernel.generic.id))
+    }
+
+    private func index(_ key: UInt64) -> Int? {
+        let position = lowerBound(key)
+        return position < keys.count && keys[position] == key ? position : nil
+    }
+
+    private func lowerBound(_ key: UInt64) -> Int {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

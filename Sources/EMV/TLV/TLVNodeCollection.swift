@@ -40,10 +40,9 @@ public struct TLVNodeCollection: Collection, Sendable, CustomStringConvertible {
 
     /// The first object with `tag` at this level or below, depth-first in encoding order.
     public func first(_ tag: Tag) -> TLVNode? {
-        for position in range where nodes[position].tag == tag {
-            return TLVNode(input: input, nodes: nodes, position: position)
-        }
-        return nil
+        // A plain scan of the flat list; through a buffer pointer so the loop does no reference counting.
+        let found = nodes.withUnsafeBufferPointer { buffer in range.first { buffer[$0].tag == tag } }
+        return found.map { TLVNode(input: input, nodes: nodes, position: $0) }
     }
 
     /// Every object with `tag` at this level or below, depth-first in encoding order.

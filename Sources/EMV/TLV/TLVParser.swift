@@ -61,9 +61,7 @@ enum TLVParser {
                     position += 1
                     continue
                 }
-                throw TLVError(
-                    code: .trailingBytes, offset: position,
-                    message: "\(count - position) bytes follow the data object")
+                throw error(.trailingBytes, at: position, "\(count - position) bytes follow the data object")
             }
             if isPaddingByte {
                 if rules.allowsPadding {
@@ -73,23 +71,19 @@ enum TLVParser {
                 // `FF` also starts private constructed tags (`FF8101`), so it counts as padding only before the
                 // end, `00` or another `FF`.
                 if byte == 0x00 || position + 1 == end || buffer[position + 1] == 0x00 || buffer[position + 1] == 0xFF {
-                    throw TLVError(
-                        code: .paddingNotAllowed, offset: position,
-                        message: "padding byte \(byte == 0 ? "00" : "FF") between data objects; strict rules forbid it")
+                    throw error(.paddingNotAllowed, at: position, "padding byte \([byte].hexString); strict rules forbid it")
                 }
             }
             guard depth <= maximumDepth else {
-                throw TLVError(
-                    code: .depthExceeded, offset: position,
-                    message: "a data object at nesting depth \(depth); the maximum is \(maximumDepth)")
+                throw error(.depthExceeded, at: position, "an object at nesting depth \(depth); the maximum is \(maximumDepth)")
             }
             let (tag, tagSize) = try reader.readTag(at: position, limit: end)
             let (length, lengthSize) = try reader.readLength(at: position + tagSize, limit: end, tag: tag)
             let valueOffset = position + tagSize + lengthSize
             guard length <= end - valueOffset else {
-                throw TLVError(
-                    code: .lengthExceedsData, offset: position + tagSize,
-                    message: "tag \(tag) declares \(length) value bytes but only \(end - valueOffset) remain"
+                throw error(
+                    .lengthExceedsData, at: position + tagSize,
+                    "tag \(tag) declares \(length) value bytes but only \(end - valueOffset) remain"
                         + (parent < 0 ? "" : " in its enclosing object"))
             }
             nodes.append(
@@ -106,8 +100,14 @@ enum TLVParser {
             }
         }
         if single && nodes.isEmpty {
-            throw TLVError(code: .truncatedTag, offset: count, message: "expected a data object, found none")
+            throw error(.truncatedTag, at: count, "expected a data object, found none")
         }
         return nodes
+    }
+
+    /// Builds errors out of line, keeping the parse loop small.
+    @inline(never)
+    private static func error(_ code: TLVError.Code, at offset: Int, _ message: @autoclosure () -> String) -> TLVError {
+        TLVError(code: code, offset: offset, message: message())
     }
 }

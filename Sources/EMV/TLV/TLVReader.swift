@@ -1,6 +1,7 @@
 /// Reads single tag and length fields from a byte buffer; shared by the TLV parser and the DOL parser.
 ///
-/// Positions are offsets from the start of the caller's input, which is also where `buffer` starts.
+/// Positions are offsets from the start of the caller's input, which is also where `buffer` starts. The errors are
+/// built out of line so the reads stay small enough to inline into the parse loop.
 struct TLVReader {
     let buffer: UnsafeBufferPointer<UInt8>
     let rules: EncodingRules
@@ -8,27 +9,18 @@ struct TLVReader {
     /// Reads the tag at `position`, which must end before `limit`; returns the tag and its size in bytes.
     @inline(__always)
     func readTag(at position: Int, limit: Int) throws(TLVError) -> (tag: Tag, size: Int) {
-        guard position < limit else {
-            throw TLVError(code: .truncatedTag, offset: position, message: "expected a tag, found the end of the data")
-        }
+        guard position < limit else { throw Self.truncatedTag(at: position, size: 0) }
         let first = buffer[position]
         var raw = UInt32(first)
         var size = 1
         if first & 0x1F == 0x1F {
             while true {
-                guard position + size < limit else {
-                    throw TLVError(
-                        code: .truncatedTag, offset: position,
-                        message: "the data ends inside a \(size + 1)-byte or longer tag")
-                }
+                guard position + size < limit else { throw Self.truncatedTag(at: position, size: size) }
                 let byte = buffer[position + size]
                 raw = raw << 8 | UInt32(byte)
                 size += 1
                 if byte & 0x80 == 0 { break }
-                if size == 3 {
-                    throw TLVError(
-                        code: .tagTooLong, offset: position, message: "a tag of more than 3 bytes (EMV allows 3)")
-                }
+                if size == 3 { throw Self.tagTooLong(at: position) }
             }
         }
         return (Tag(rawValue: raw), size)
@@ -38,34 +30,48 @@ struct TLVReader {
     /// value length and the field's size.
     @inline(__always)
     func readLength(at position: Int, limit: Int, tag: Tag) throws(TLVError) -> (length: Int, size: Int) {
-        guard position < limit else {
-            throw TLVError(code: .truncatedLength, offset: position, message: "tag \(tag) has no length field")
-        }
+        guard position < limit else { throw Self.lengthError(.truncatedLength, at: position, tag: tag, fieldSize: 0) }
         let first = buffer[position]
         if first < 0x80 { return (Int(first), 1) }
-        if first == 0x80 {
-            throw TLVError(
-                code: .indefiniteLength, offset: position,
-                message: "tag \(tag) uses the indefinite length form 80, which EMV does not allow")
-        }
         let subsequent = Int(first & 0x7F)
-        guard subsequent <= 2 else {
-            throw TLVError(
-                code: .lengthTooLong, offset: position,
-                message: "tag \(tag) has a length field of \(subsequent + 1) bytes (EMV allows 3)")
+        guard first != 0x80, subsequent <= 2, position + subsequent < limit else {
+            let code: TLVError.Code =
+                first == 0x80 ? .indefiniteLength : subsequent > 2 ? .lengthTooLong : .truncatedLength
+            throw Self.lengthError(code, at: position, tag: tag, fieldSize: subsequent + 1)
         }
-        guard position + subsequent < limit else {
-            throw TLVError(
-                code: .truncatedLength, offset: position,
-                message: "the data ends inside the \(subsequent + 1)-byte length field of tag \(tag)")
-        }
-        var length = 0
-        for index in 1...subsequent { length = length << 8 | Int(buffer[position + index]) }
+        var length = Int(buffer[position + 1])
+        if subsequent == 2 { length = length << 8 | Int(buffer[position + 2]) }
         if !rules.allowsNonMinimalLengths && length < (subsequent == 1 ? 0x80 : 0x100) {
-            throw TLVError(
-                code: .nonMinimalLength, offset: position,
-                message: "tag \(tag) writes length \(length) in \(subsequent + 1) bytes; strict rules need the shortest form")
+            throw Self.lengthError(.nonMinimalLength, at: position, tag: tag, fieldSize: subsequent + 1, length: length)
         }
         return (length, 1 + subsequent)
+    }
+
+    @inline(never)
+    private static func truncatedTag(at position: Int, size: Int) -> TLVError {
+        TLVError(
+            code: .truncatedTag, offset: position,
+            message: size == 0
+                ? "expected a tag, found the end of the data" : "the data ends inside a tag after \(size) bytes")
+    }
+
+    @inline(never)
+    private static func tagTooLong(at position: Int) -> TLVError {
+        TLVError(code: .tagTooLong, offset: position, message: "a tag of more than 3 bytes (EMV allows 3)")
+    }
+
+    @inline(never)
+    private static func lengthError(
+        _ code: TLVError.Code, at position: Int, tag: Tag, fieldSize: Int, length: Int = 0
+    ) -> TLVError {
+        let message =
+            switch code {
+            case .truncatedLength where fieldSize == 0: "tag \(tag) has no length field"
+            case .truncatedLength: "the data ends inside the \(fieldSize)-byte length field of tag \(tag)"
+            case .indefiniteLength: "tag \(tag) uses the indefinite length form 80, which EMV does not allow"
+            case .lengthTooLong: "tag \(tag) has a length field of \(fieldSize) bytes (EMV allows 3)"
+            default: "tag \(tag) writes length \(length) in \(fieldSize) bytes; strict rules need the shortest form"
+            }
+        return TLVError(code: code, offset: position, message: message)
     }
 }
