@@ -17,8 +17,10 @@ for dir in Fuzz/*/; do
         $sources "$entry" -o ".fuzz/$name" 2> >(grep -v "Cannot export local symbol" >&2)
     corpus=".fuzz/$name-corpus"
     mkdir -p "$corpus"
+    seeds=()
+    [ -d "$dir/corpus" ] && seeds=("$dir/corpus")
     echo "fuzz target $name: running for ${seconds}s"
-    if ! ".fuzz/$name" -max_total_time="$seconds" -print_final_stats=1 "$corpus" > ".fuzz/$name.log" 2>&1; then
+    if ! ".fuzz/$name" -max_total_time="$seconds" -print_final_stats=1 "$corpus" "${seeds[@]}" > ".fuzz/$name.log" 2>&1; then
         tail -n 60 ".fuzz/$name.log"
         echo "fuzz target $name: CRASH (reproducer under $PWD, log .fuzz/$name.log)" >&2
         exit 1
