@@ -2,13 +2,13 @@ import EMV
 import Testing
 
 /// Hex to bytes for literals the test controls.
-func hex(_ text: String) -> [UInt8] { [UInt8](hex: text) ?? [] }
+func hexBytes(_ text: String) -> [UInt8] { [UInt8](hex: text) ?? [] }
 
 /// pyemv's 2-byte key check digits (`tools.key_check_digits`), as the HSM-checked tests quote them.
 func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 2).hexString }
 
 @Suite struct KeyDerivationTests {
-    static let issuerKey = hex("0123456789ABCDEFFEDCBA9876543210")
+    static let issuerKey = hexBytes("0123456789ABCDEFFEDCBA9876543210")
 
     // MARK: pyemv 1.5.0 vectors
 
@@ -57,13 +57,13 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
             try KeyDerivation.iccMasterKeyOptionB(issuerMasterKey: Self.issuerKey, pan: "12345678901234567", psn: "01")
                 .hexString == "AD406D7F6D7570916D75E5DCAB8CF737")
         #expect(
-            try SessionKey.common(iccMasterKey: Self.issuerKey, diversification: hex("001C000000000000")).hexString
+            try SessionKey.common(iccMasterKey: Self.issuerKey, diversification: hexBytes("001C000000000000")).hexString
                 == "E9FB384AF807B940FEDCEA613461B0C4")
         #expect(
-            try SessionKey.visaSecureMessaging(iccMasterKey: Self.issuerKey, atc: hex("001C")).hexString
+            try SessionKey.visaSecureMessaging(iccMasterKey: Self.issuerKey, atc: hexBytes("001C")).hexString
                 == "0123456789ABCDF2FEDCBA987654CDF2")
         #expect(
-            try SessionKey.emv2000Tree(iccMasterKey: Self.issuerKey, atc: hex("001C"), height: 8, branchFactor: 4)
+            try SessionKey.emv2000Tree(iccMasterKey: Self.issuerKey, atc: hexBytes("001C"), height: 8, branchFactor: 4)
                 .hexString == "E5BF6D1067F194B0A89B7F5D83BC64A2")
     }
 
@@ -95,7 +95,7 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
         if let expected = example.masterKeyKCV {
             #expect(try kcv(masterKey) == expected)
         }
-        let sessionKey = try SessionKey.common(iccMasterKey: masterKey, diversification: hex("1234567890123456"))
+        let sessionKey = try SessionKey.common(iccMasterKey: masterKey, diversification: hexBytes("1234567890123456"))
         #expect(try kcv(sessionKey) == example.sessionKeyKCV)
     }
 
@@ -105,15 +105,15 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
             issuerMasterKey: Self.issuerKey, pan: "000000000000000005", psn: "23"
         )
         #expect(try kcv(masterKey) == "DD73")
-        #expect(try kcv(SessionKey.common(iccMasterKey: masterKey, atc: hex("001C"))) == "04F8")
+        #expect(try kcv(SessionKey.common(iccMasterKey: masterKey, atc: hexBytes("001C"))) == "04F8")
     }
 
     @Test func hsmVisaSecureMessagingKey() throws {
         let masterKey = try KeyDerivation.iccMasterKeyOptionB(
-            issuerMasterKey: hex("FEDCBA98765432100123456789ABCDEF"), pan: "1234567890123456"
+            issuerMasterKey: hexBytes("FEDCBA98765432100123456789ABCDEF"), pan: "1234567890123456"
         )
         #expect(try kcv(masterKey) == "F010")
-        #expect(try kcv(SessionKey.visaSecureMessaging(iccMasterKey: masterKey, atc: hex("001C"))) == "DB10")
+        #expect(try kcv(SessionKey.visaSecureMessaging(iccMasterKey: masterKey, atc: hexBytes("001C"))) == "DB10")
     }
 
     // MARK: Rules pyemv follows that are easy to get wrong
@@ -143,38 +143,38 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
     @Test func derivedKeysHaveOddParity() throws {
         let key = try KeyDerivation.iccMasterKeyOptionB(issuerMasterKey: Self.issuerKey, pan: "1234567890123456789")
         #expect(key.hasOddParity)
-        #expect(try SessionKey.common(iccMasterKey: key, atc: hex("0001")).hasOddParity)
-        #expect(try SessionKey.mastercard(iccMasterKey: key, atc: hex("0001"), unpredictableNumber: hex("01020304"))
+        #expect(try SessionKey.common(iccMasterKey: key, atc: hexBytes("0001")).hasOddParity)
+        #expect(try SessionKey.mastercard(iccMasterKey: key, atc: hexBytes("0001"), unpredictableNumber: hexBytes("01020304"))
             .hasOddParity)
     }
 
     @Test func mastercardSessionKeyIsCommonWithATCAndUN() throws {
         let key = try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: Self.issuerKey, pan: "5413330089020011")
         let mastercard = try SessionKey.mastercard(
-            iccMasterKey: key, atc: hex("001C"), unpredictableNumber: hex("ABCDEF12")
+            iccMasterKey: key, atc: hexBytes("001C"), unpredictableNumber: hexBytes("ABCDEF12")
         )
-        let common = try SessionKey.common(iccMasterKey: key, diversification: hex("001C0000ABCDEF12"))
+        let common = try SessionKey.common(iccMasterKey: key, diversification: hexBytes("001C0000ABCDEF12"))
         #expect(mastercard == common)
         // Like pyemv's CVN classes, only the total of 6 bytes matters.
         #expect(
-            try SessionKey.mastercard(iccMasterKey: key, atc: hex("001C00"), unpredictableNumber: hex("00ABCD"))
-                == SessionKey.common(iccMasterKey: key, diversification: hex("001C00000000ABCD")))
+            try SessionKey.mastercard(iccMasterKey: key, atc: hexBytes("001C00"), unpredictableNumber: hexBytes("00ABCD"))
+                == SessionKey.common(iccMasterKey: key, diversification: hexBytes("001C00000000ABCD")))
     }
 
     // MARK: Typed errors
 
     @Test func keyLengthErrors() {
         #expect(throws: CryptoError.invalidKeyLength) {
-            try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: hex("0123456789AB"), pan: "1234567890123456")
+            try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: hexBytes("0123456789AB"), pan: "1234567890123456")
         }
         #expect(throws: CryptoError.invalidKeyLength) {
-            try SessionKey.common(iccMasterKey: hex("0123456789ABCDEF"), diversification: hex("0000000000000000"))
+            try SessionKey.common(iccMasterKey: hexBytes("0123456789ABCDEF"), diversification: hexBytes("0000000000000000"))
         }
         #expect(throws: CryptoError.invalidKeyLength) {
-            try SessionKey.visaSecureMessaging(iccMasterKey: [], atc: hex("0001"))
+            try SessionKey.visaSecureMessaging(iccMasterKey: [], atc: hexBytes("0001"))
         }
         #expect(throws: CryptoError.invalidKeyLength) {
-            try SessionKey.emv2000Tree(iccMasterKey: hex("0123456789ABCDEF"), atc: hex("0001"))
+            try SessionKey.emv2000Tree(iccMasterKey: hexBytes("0123456789ABCDEF"), atc: hexBytes("0001"))
         }
     }
 
@@ -194,14 +194,14 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
     @Test func fieldLengthErrors() {
         let key = Self.issuerKey
         #expect(throws: CryptoError.invalidFieldLength) {
-            try SessionKey.common(iccMasterKey: key, diversification: hex("00000000000000"))
+            try SessionKey.common(iccMasterKey: key, diversification: hexBytes("00000000000000"))
         }
-        #expect(throws: CryptoError.invalidFieldLength) { try SessionKey.common(iccMasterKey: key, atc: hex("000001")) }
+        #expect(throws: CryptoError.invalidFieldLength) { try SessionKey.common(iccMasterKey: key, atc: hexBytes("000001")) }
         #expect(throws: CryptoError.invalidFieldLength) {
-            try SessionKey.mastercard(iccMasterKey: key, atc: hex("0001"), unpredictableNumber: hex("010203"))
+            try SessionKey.mastercard(iccMasterKey: key, atc: hexBytes("0001"), unpredictableNumber: hexBytes("010203"))
         }
         #expect(throws: CryptoError.invalidFieldLength) {
-            try SessionKey.visaSecureMessaging(iccMasterKey: key, atc: hex("01"))
+            try SessionKey.visaSecureMessaging(iccMasterKey: key, atc: hexBytes("01"))
         }
         #expect(throws: CryptoError.invalidFieldLength) { try SessionKey.emv2000Tree(iccMasterKey: key, atc: []) }
     }
@@ -209,31 +209,31 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
     @Test func treeErrors() {
         let key = Self.issuerKey
         #expect(throws: CryptoError.invalidIVLength) {
-            try SessionKey.emv2000Tree(iccMasterKey: key, atc: hex("0001"), iv: hex("0000000000000000"))
+            try SessionKey.emv2000Tree(iccMasterKey: key, atc: hexBytes("0001"), iv: hexBytes("0000000000000000"))
         }
         for (height, branchFactor) in [(15, 2), (8, 3), (0, 4), (-1, 4), (8, 1), (8, 0), (3, -41)] {
             #expect(throws: CryptoError.invalidParameter) {
-                try SessionKey.emv2000Tree(iccMasterKey: key, atc: hex("0001"), height: height, branchFactor: branchFactor)
+                try SessionKey.emv2000Tree(iccMasterKey: key, atc: hexBytes("0001"), height: height, branchFactor: branchFactor)
             }
         }
         // A negative branch factor passes pyemv's size check with an even height, then fails on a negative index.
         #expect(throws: CryptoError.invalidParameter) {
-            try SessionKey.emv2000Tree(iccMasterKey: key, atc: hex("0005"), height: 8, branchFactor: -4)
+            try SessionKey.emv2000Tree(iccMasterKey: key, atc: hexBytes("0005"), height: 8, branchFactor: -4)
         }
         #expect(throws: CryptoError.invalidParameter) {
             try SessionKey.emv2000Tree(
-                iccMasterKey: key, atc: hex("0001"), height: SessionKey.maximumTreeHeight + 1, branchFactor: 2
+                iccMasterKey: key, atc: hexBytes("0001"), height: SessionKey.maximumTreeHeight + 1, branchFactor: 2
             )
         }
     }
 
     @Test func errorsNeverShowKeysOrPAN() {
-        let key = hex("0123456789ABCDEFFEDCBA98765432")  // 15 bytes
+        let key = hexBytes("0123456789ABCDEFFEDCBA98765432")  // 15 bytes
         let pan = "4761739001010010Z"
         let errors: [CryptoError] = [
             catchError { try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: key, pan: "4761739001010010") },
             catchError { try KeyDerivation.iccMasterKeyOptionB(issuerMasterKey: Self.issuerKey, pan: pan) },
-            catchError { try SessionKey.common(iccMasterKey: key, atc: hex("0001")) },
+            catchError { try SessionKey.common(iccMasterKey: key, atc: hexBytes("0001")) },
         ].compactMap { $0 }
         #expect(errors.count == 3)
         for error in errors {

@@ -97,3 +97,48 @@ enum PyEMVVectors {
         #expect(file.cases.contains { $0.error != nil })
     }
 }
+
+extension PyEMVCase {
+    /// The version of a `cvn.<Class>.<method>` op.
+    var cryptogramVersion: CryptogramVersion? {
+        let versions: [String: CryptogramVersion] = [
+            "VisaCVN10": .visa10, "VisaCVN18": .visa18, "VisaCVN22": .visa22, "InteracCVN133": .interac133,
+            "MasterCardCVN16": .mastercard16, "MasterCardCVN17": .mastercard17,
+            "MasterCardCVN20": .mastercard20, "MasterCardCVN21": .mastercard21,
+        ]
+        let parts = op.split(separator: ".")
+        return parts.count == 3 ? versions[String(parts[1])] : nil
+    }
+
+    /// The card a `cvn.*` case constructs: `cvn.<Class>(iss_mk_ac, iss_mk_smi, iss_mk_smc, pan, psn)`.
+    func card() throws -> CardCryptograms {
+        guard let version = cryptogramVersion else { throw MissingArgument(name: "cryptogram version") }
+        return try CardCryptograms(
+            version: version,
+            issuerMasterKeyAC: bytes("iss_mk_ac"),
+            issuerMasterKeySMI: bytes("iss_mk_smi"),
+            issuerMasterKeySMC: bytes("iss_mk_smc"),
+            pan: text("pan") ?? "",
+            psn: text("psn")
+        )
+    }
+
+    /// The arguments of `cvn.<Class>.generate_ac`.
+    func cryptogramData() throws -> CryptogramData {
+        CryptogramData(
+            amountAuthorized: try bytes("tag_9f02"),
+            amountOther: try bytes("tag_9f03"),
+            terminalCountryCode: try bytes("tag_9f1a"),
+            terminalVerificationResults: try bytes("tag_95"),
+            transactionCurrencyCode: try bytes("tag_5f2a"),
+            transactionDate: try bytes("tag_9a"),
+            transactionType: try bytes("tag_9c"),
+            unpredictableNumber: try bytes("tag_9f37"),
+            applicationInterchangeProfile: try bytes("tag_82"),
+            applicationTransactionCounter: try bytes("tag_9f36"),
+            issuerApplicationData: try optionalBytes("tag_9f10") ?? [],
+            cardVerificationResults: try optionalBytes("cvr") ?? [],
+            counters: try optionalBytes("counters") ?? []
+        )
+    }
+}
