@@ -21,6 +21,9 @@ struct DoubleLengthKey: Sendable, Hashable {
         right = BigEndianBlock.load(bytes[8..<16])
     }
 
+    /// The TDES key (K1 K2 K1) with its schedules.
+    var schedule: TDESKey { TDESKey(k1: left, k2: right) }
+
     /// The 16 key bytes.
     var bytes: [UInt8] { BigEndianBlock.bytes(left) + BigEndianBlock.bytes(right) }
 
