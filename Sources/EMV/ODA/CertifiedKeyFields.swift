@@ -1,0 +1,90 @@
+import Foundation
+
+/// What issuer ('02') and ICC ('04') public key certificates share (EMV Book 2, tables 6 and 14): an identifier
+/// (issuer identifier or PAN), the expiration date, serial number, algorithm indicators, key and exponent lengths,
+/// and the leftmost bytes of the certified modulus, with the checks both certificates go through.
+struct CertifiedKeyFields: Sendable {
+    let frame: SignedDataFrame
+    let identifier: [UInt8]
+    let expirationDate: [UInt8]
+    let serialNumber: [UInt8]
+    let hashAlgorithmIndicator: UInt8
+    let publicKeyAlgorithmIndicator: UInt8
+    let publicKeyLength: Int
+    let exponentLength: Int
+    let leftmostModulus: [UInt8]
+    let name: String
+
+    /// Splits the recovered data: identifier | MMYY (2) | serial (3) | hash algorithm | key algorithm |
+    /// key length | exponent length | key or its leftmost bytes, padded with 'BB'.
+    init(frame: SignedDataFrame, identifierLength: Int, name: String) throws {
+        let data = Array(frame.data)
+        let i = identifierLength
+        // data is N - 23 >= 41 bytes and i + 9 <= 19, so every index exists.
+        self.frame = frame
+        self.name = name
+        identifier = Array(data[0..<i])
+        expirationDate = Array(data[i..<(i + 2)])
+        serialNumber = Array(data[(i + 2)..<(i + 5)])
+        hashAlgorithmIndicator = data[i + 5]
+        publicKeyAlgorithmIndicator = data[i + 6]
+        publicKeyLength = Int(data[i + 7])
+        exponentLength = Int(data[i + 8])
+        // EMV Book 2, 5.1 and 6.1: a certified key is never longer than the key that certifies it.
+        guard publicKeyLength <= frame.recovered.count else {
+            throw ODAError(.keyTooLong, "\(name) certifies a \(publicKeyLength)-byte key with a \(frame.recovered.count)-byte key")
+        }
+        leftmostModulus = Array(data[(i + 9)...].prefix(publicKeyLength))
+    }
+
+    /// Bytes of the modulus that do not fit in the certificate and come in the remainder tag (92 or 9F48).
+    var remainderLength: Int { publicKeyLength - leftmostModulus.count }
+
+    /// The certified key from the certificate's leftmost bytes, the remainder and the exponent, without checking
+    /// the certificate's hash.
+    func publicKey(remainder: [UInt8], exponent: [UInt8]) throws -> RSAPublicKey {
+        try checkLengths(remainder: remainder, exponent: exponent)
+        return try RSAPublicKey(modulus: leftmostModulus + remainder, exponent: exponent)
+    }
+
+    /// The remainder must complete the modulus and the exponent must have the certified length.
+    private func checkLengths(remainder: [UInt8], exponent: [UInt8]) throws {
+        guard remainder.count == remainderLength else {
+            throw ODAError(
+                .remainderMismatch,
+                "\(name) needs a \(remainderLength)-byte remainder, got \(remainder.count) bytes"
+            )
+        }
+        guard exponent.count == exponentLength else {
+            throw ODAError(.exponentMismatch, "\(name) certifies a \(exponentLength)-byte exponent, got \(exponent.count)")
+        }
+    }
+
+    /// EMV Book 2, 5.3 steps 5 to 12 (6.4 steps 5 to 11): hash, identifier, expiry, revocation, key algorithm,
+    /// then the key.
+    func verify(
+        remainder: [UInt8],
+        exponent: [UInt8],
+        extraHashed: [[UInt8]] = [],
+        date: Date,
+        isRevoked: Bool = false,
+        checkIdentifier: () throws -> Void
+    ) throws -> RSAPublicKey {
+        // Lengths first: the hash covers remainder and exponent, and a wrong length is the clearer error.
+        try checkLengths(remainder: remainder, exponent: exponent)
+        try frame.verifyHash(algorithm: hashAlgorithmIndicator, extra: [remainder, exponent] + extraHashed, name: name)
+        try checkIdentifier()
+        guard let expiration = CertificateExpiration(mmyy: expirationDate) else {
+            throw ODAError(.expired, "\(name) expiration date is not a valid MMYY")
+        }
+        guard !expiration.isExpired(on: date) else { throw ODAError(.expired, "\(name) expired after \(expiration)") }
+        guard !isRevoked else { throw ODAError(.revoked, "\(name) serial number is revoked") }
+        guard publicKeyAlgorithmIndicator == SignedDataFrame.rsaIndicator else {
+            throw ODAError(
+                .unsupportedPublicKeyAlgorithm,
+                "\(name) names public key algorithm \([publicKeyAlgorithmIndicator].hexString)"
+            )
+        }
+        return try publicKey(remainder: remainder, exponent: exponent)
+    }
+}
