@@ -20,7 +20,8 @@ import Testing
         var iccKey: RSAPrivateKey
     }
 
-    static func personalize(issuer: String, icc: String, staticData: [UInt8] = [0x5A, 0x08, 0x47, 0x61]) throws -> Card {
+    static func personalize(issuer: String, icc: String, staticData: [UInt8] = [0x5A, 0x08, 0x47, 0x61]) throws -> Card
+    {
         let keys = ODAFixtures.keys
         let issuerKey = try keys.issuer(issuer)
         let iccKey = try keys.icc(icc)
@@ -89,10 +90,10 @@ import Testing
 
         let issuer = try IssuerPublicKeyCertificate(recovering: card.issuerCertificate.certificate, with: card.ca)
         #expect(issuer.issuerIdentifier == Self.issuerIdentifier)
-        #expect(issuer.expiration == Self.expiration)
-        #expect(issuer.serialNumber == [0x00, 0x10, 0x01])
-        #expect(issuer.publicKeyLength == 248)
-        #expect(issuer.remainderLength == 36)
+        #expect(issuer.contents.expiration == Self.expiration)
+        #expect(issuer.contents.serialNumber == [0x00, 0x10, 0x01])
+        #expect(issuer.contents.publicKeyLength == 248)
+        #expect(issuer.contents.remainderLength == 36)
 
         let iccKey = try Self.recoverICCKey(card)
         #expect(iccKey == card.iccKey.publicKey)
@@ -222,7 +223,8 @@ import Testing
                 responseData: responseData
             )
         )
-        let sdad = try card.iccKey.signDynamicApplicationData(iccDynamicData: dynamicData.bytes, terminalDynamicData: un)
+        let sdad = try card.iccKey.signDynamicApplicationData(
+            iccDynamicData: dynamicData.bytes, terminalDynamicData: un)
         let recovered = try SignedDynamicApplicationData(recovering: sdad, with: iccKey)
         let verified = try recovered.verifyCDA(
             unpredictableNumber: un,
@@ -234,45 +236,28 @@ import Testing
         #expect(verified == dynamicData)
         #expect(verified.applicationCryptogram == cryptogram)
 
-        #expect(throws: ODAError.cryptogramInformationMismatch) {
+        func verify(
+            un: [UInt8] = un,
+            cid: UInt8 = cid,
+            cdol2Data: [UInt8]? = nil,
+            responseData: [UInt8] = responseData
+        ) throws -> CDADynamicData {
             try recovered.verifyCDA(
                 unpredictableNumber: un,
-                cryptogramInformationData: 0x40,
+                cryptogramInformationData: cid,
                 pdolData: pdolData,
                 cdol1Data: cdol1Data,
+                cdol2Data: cdol2Data,
                 responseData: responseData
             )
         }
+        #expect(try verify() == dynamicData)
+        #expect(throws: ODAError.cryptogramInformationMismatch) { try verify(cid: 0x40) }
         var otherResponse = responseData
         otherResponse[otherResponse.count - 1] ^= 0x01
-        #expect(throws: ODAError.transactionDataHashMismatch) {
-            try recovered.verifyCDA(
-                unpredictableNumber: un,
-                cryptogramInformationData: cid,
-                pdolData: pdolData,
-                cdol1Data: cdol1Data,
-                responseData: otherResponse
-            )
-        }
-        #expect(throws: ODAError.transactionDataHashMismatch) {
-            try recovered.verifyCDA(
-                unpredictableNumber: un,
-                cryptogramInformationData: cid,
-                pdolData: pdolData,
-                cdol1Data: cdol1Data,
-                cdol2Data: [0x00],
-                responseData: responseData
-            )
-        }
-        #expect(throws: ODAError.hashMismatch) {
-            try recovered.verifyCDA(
-                unpredictableNumber: [0, 0, 0, 0],
-                cryptogramInformationData: cid,
-                pdolData: pdolData,
-                cdol1Data: cdol1Data,
-                responseData: responseData
-            )
-        }
+        #expect(throws: ODAError.transactionDataHashMismatch) { try verify(responseData: otherResponse) }
+        #expect(throws: ODAError.transactionDataHashMismatch) { try verify(cdol2Data: [0x00]) }
+        #expect(throws: ODAError.hashMismatch) { try verify(un: [0, 0, 0, 0]) }
     }
 
     // MARK: Typed failures of certificate recovery
@@ -317,7 +302,8 @@ import Testing
             try issuer.verify(remainder: remainder, exponent: [0x03], pan: Self.pan, on: Self.today)
         }
         #expect(throws: ODAError.hashMismatch) {
-            try issuer.verify(remainder: card.issuerCertificate.remainder, exponent: [0x05], pan: Self.pan, on: Self.today)
+            try issuer.verify(
+                remainder: card.issuerCertificate.remainder, exponent: [0x05], pan: Self.pan, on: Self.today)
         }
         #expect(throws: ODAError.remainderMismatch) {
             try issuer.verify(remainder: [], exponent: [0x03], pan: Self.pan, on: Self.today)
@@ -378,7 +364,9 @@ import Testing
         let otherBIN: [UInt8] = [0x47, 0x61, 0x74, 0x90, 0x01, 0x01, 0x01, 0x19]
         #expect(throws: ODAError.issuerIdentifierMismatch) { try Self.recoverICCKey(card, pan: otherBIN) }
         // Malformed cn in the PAN never matches.
-        #expect(throws: ODAError.issuerIdentifierMismatch) { try Self.recoverICCKey(card, pan: [0x4A, 0x61, 0x73, 0x90]) }
+        #expect(throws: ODAError.issuerIdentifierMismatch) {
+            try Self.recoverICCKey(card, pan: [0x4A, 0x61, 0x73, 0x90])
+        }
 
         // Error texts never carry the PAN.
         do {
@@ -435,8 +423,12 @@ import Testing
         let keys = ODAFixtures.keys
         let certifier = try keys.issuer("issuer1152e65537")
         let certified = try keys.icc("icc768e65537").publicKey
-        let fields: [UInt8] = issuerIdentifier + [0x12, 0x30] + [0x00, 0x00, 0x01]
-            + [hashAlgorithm, keyAlgorithm, keyLength ?? UInt8(certified.modulusLength), UInt8(certified.exponent.count)]
+        let fields: [UInt8] =
+            issuerIdentifier + [0x12, 0x30] + [0x00, 0x00, 0x01]
+            + [
+                hashAlgorithm, keyAlgorithm, keyLength ?? UInt8(certified.modulusLength),
+                UInt8(certified.exponent.count),
+            ]
         let padding = [UInt8](repeating: 0xBB, count: certifier.modulusLength - 36 - certified.modulusLength)
         let certificate = try SignedDataFrame.sign(
             format: format,
@@ -455,7 +447,7 @@ import Testing
         let ca = try Self.craftingKey
         let badHash = try Self.craftIssuerCertificate(hashAlgorithm: 0x02)
         let issuer = try IssuerPublicKeyCertificate(recovering: badHash.certificate, with: ca)
-        #expect(issuer.hashAlgorithmIndicator == 0x02)
+        #expect(issuer.contents.hashAlgorithmIndicator == 0x02)
         #expect(throws: ODAError.unsupportedHashAlgorithm) {
             try issuer.verify(remainder: [], exponent: badHash.exponent, pan: Self.pan, on: Self.today)
         }
@@ -487,7 +479,9 @@ import Testing
             try IssuerPublicKeyCertificate(recovering: certifier.sign(badTrailer), with: ca)
         }
         let wrongFormat = try Self.craftIssuerCertificate(format: 0x04)
-        #expect(throws: ODAError.badFormat) { try IssuerPublicKeyCertificate(recovering: wrongFormat.certificate, with: ca) }
+        #expect(throws: ODAError.badFormat) {
+            try IssuerPublicKeyCertificate(recovering: wrongFormat.certificate, with: ca)
+        }
     }
 
     @Test func certifiedKeyLongerThanItsCertifier() throws {
@@ -537,7 +531,8 @@ import Testing
             try SignedDynamicApplicationData(recovering: noNumber, with: iccKey.publicKey).iccDynamicNumber()
         }
         #expect(throws: ODAError.invalidInput) {
-            try iccKey.signDynamicApplicationData(iccDynamicData: [UInt8](repeating: 0, count: 72), terminalDynamicData: [])
+            try iccKey.signDynamicApplicationData(
+                iccDynamicData: [UInt8](repeating: 0, count: 72), terminalDynamicData: [])
         }
     }
 

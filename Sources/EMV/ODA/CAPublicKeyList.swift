@@ -45,7 +45,8 @@ public struct CAPublicKeyList: Sendable {
         } catch {
             throw ODAError(.malformedCAKeyList, "CA key list is not valid JSON")
         }
-        try self.init(file.keys.enumerated().map { try $0.element.key(position: $0.offset) }, provenance: file.provenance)
+        try self.init(
+            file.keys.enumerated().map { try $0.element.key(position: $0.offset) }, provenance: file.provenance)
     }
 
     /// Loads a list from a JSON file.
@@ -64,7 +65,8 @@ public struct CAPublicKeyList: Sendable {
     /// - Throws: ``ODAError/duplicateCAKey`` when the list already has a key with this RID and index.
     public mutating func insert(_ key: CAPublicKey) throws {
         guard !keys.contains(where: { $0.rid == key.rid && $0.index == key.index }) else {
-            throw ODAError(.duplicateCAKey, "CA key \(key.rid.hexString) index \([key.index].hexString) is listed twice")
+            throw ODAError(
+                .duplicateCAKey, "CA key \(key.rid.hexString) index \([key.index].hexString) is listed twice")
         }
         keys.append(key)
     }

@@ -1,38 +1,8 @@
 import Foundation
 
-// The signing side of offline data authentication, by role: a CA certifies issuer keys, an issuer certifies ICC keys
-// and signs static data, a card signs dynamic data. Each builds the block the matching recovery type opens.
+// The signing side of offline data authentication for issuers (ICC certificates, static data) and cards (dynamic
+// data); CAs certify issuer keys in TestCertificateAuthority. Each builds the block the matching recovery type opens.
 extension RSAPrivateKey {
-    /// As a CA: issues an Issuer Public Key Certificate (EMV Book 2, table 6), splitting off a remainder when the
-    /// issuer modulus is longer than N_CA - 36 bytes.
-    ///
-    /// - Parameters:
-    ///   - issuerKey: the key to certify; not longer than this key.
-    ///   - issuerIdentifier: the leftmost 3 to 8 PAN digits as `cn` padded with 'F' (4 bytes).
-    ///   - expiration: the last month the certificate is valid.
-    ///   - serialNumber: 3 bytes, unique per certificate under this CA key.
-    /// - Throws: ``ODAError/invalidInput`` or ``ODAError/keyTooLong`` for unusable arguments.
-    public func issueIssuerCertificate(
-        for issuerKey: RSAPublicKey,
-        issuerIdentifier: [UInt8],
-        expiration: CertificateExpiration,
-        serialNumber: [UInt8]
-    ) throws -> IssuedCertificate {
-        guard issuerIdentifier.count == 4, let digits = CompressedNumeric.digits(issuerIdentifier),
-            (3...8).contains(digits.count)
-        else {
-            throw ODAError(.invalidInput, "issuer identifier must be 3 to 8 digits padded with F in 4 bytes")
-        }
-        return try certify(
-            issuerKey,
-            format: IssuerPublicKeyCertificate.format,
-            identifier: issuerIdentifier,
-            expiration: expiration,
-            serialNumber: serialNumber,
-            extraHashed: []
-        )
-    }
-
     /// As an issuer: issues an ICC Public Key Certificate (EMV Book 2, table 14) over the card's static data.
     ///
     /// - Parameters:
@@ -54,14 +24,8 @@ extension RSAPrivateKey {
         else {
             throw ODAError(.invalidInput, "PAN must be 1 to 20 digits in cn format")
         }
-        return try certify(
-            iccKey,
-            format: ICCPublicKeyCertificate.format,
-            identifier: paddedPAN,
-            expiration: expiration,
-            serialNumber: serialNumber,
-            extraHashed: [staticData]
-        )
+        let fields = CertificateFields(identifier: paddedPAN, expiration: expiration, serialNumber: serialNumber)
+        return try certify(iccKey, format: ICCPublicKeyCertificate.format, fields: fields, extraHashed: [staticData])
     }
 
     /// As an issuer: signs static application data for SDA (EMV Book 2, table 7), giving tag 93.
@@ -100,22 +64,32 @@ extension RSAPrivateKey {
         )
     }
 
+    /// What the signer chooses in a certificate besides the key.
+    struct CertificateFields {
+        var identifier: [UInt8]
+        var expiration: CertificateExpiration
+        var serialNumber: [UInt8]
+    }
+
     /// The certificate layout shared by issuer and ICC certificates: identifier | MMYY | serial | '01' | '01' |
     /// N | exponent length | modulus (or its leftmost bytes, or padded with 'BB').
-    private func certify(
+    func certify(
         _ key: RSAPublicKey,
         format: UInt8,
-        identifier: [UInt8],
-        expiration: CertificateExpiration,
-        serialNumber: [UInt8],
-        extraHashed: [[UInt8]]
+        fields: CertificateFields,
+        extraHashed: [[UInt8]] = []
     ) throws -> IssuedCertificate {
-        guard serialNumber.count == 3 else { throw ODAError(.invalidInput, "serial number must be 3 bytes") }
+        guard fields.serialNumber.count == 3 else { throw ODAError(.invalidInput, "serial number must be 3 bytes") }
         guard key.modulusLength <= modulusLength else {
-            throw ODAError(.keyTooLong, "cannot certify a \(key.modulusLength)-byte key with a \(modulusLength)-byte key")
+            throw ODAError(
+                .keyTooLong, "cannot certify a \(key.modulusLength)-byte key with a \(modulusLength)-byte key")
         }
-        let header = identifier + expiration.mmyy + serialNumber
-            + [SignedDataFrame.sha1Indicator, SignedDataFrame.rsaIndicator, UInt8(key.modulusLength), UInt8(key.exponent.count)]
+        let header =
+            fields.identifier + fields.expiration.mmyy + fields.serialNumber
+            + [
+                SignedDataFrame.sha1Indicator, SignedDataFrame.rsaIndicator, UInt8(key.modulusLength),
+                UInt8(key.exponent.count),
+            ]
         let room = modulusLength - SignedDataFrame.overhead - header.count
         let inCertificate = Array(key.modulus.prefix(room))
         let remainder = Array(key.modulus.dropFirst(room))

@@ -72,7 +72,9 @@ public struct RSAPrivateKey: Sendable, Codable, CustomStringConvertible, CustomD
     }
 
     /// The key size, never its parts.
-    public var description: String { "RSAPrivateKey(\(modulusLength * 8) bits, e=\(publicKey.e), private parts redacted)" }
+    public var description: String {
+        "RSAPrivateKey(\(modulusLength * 8) bits, e=\(publicKey.e), private parts redacted)"
+    }
 
     /// Same as ``description``.
     public var debugDescription: String { description }
@@ -105,7 +107,9 @@ public struct RSAPrivateKey: Sendable, Codable, CustomStringConvertible, CustomD
     /// Encodes every part as upper-case hex.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        func hex(_ value: BigUInt) -> String { (value.bigEndianBytes(length: (value.bitWidth + 7) / 8) ?? []).hexString }
+        func hex(_ value: BigUInt) -> String {
+            (value.bigEndianBytes(length: (value.bitWidth + 7) / 8) ?? []).hexString
+        }
         try container.encode(publicKey.modulus.hexString, forKey: .modulus)
         try container.encode(publicKey.exponent.hexString, forKey: .publicExponent)
         try container.encode(hex(d), forKey: .privateExponent)

@@ -27,9 +27,12 @@ struct SignedDataFrame: Sendable {
         guard recovered[recovered.count - 1] == Self.trailer else {
             throw ODAError(.badTrailer, "recovered \(name) does not end with BC")
         }
-        guard recovered[0] == Self.header else { throw ODAError(.badHeader, "recovered \(name) does not start with 6A") }
+        guard recovered[0] == Self.header else {
+            throw ODAError(.badHeader, "recovered \(name) does not start with 6A")
+        }
         guard recovered[1] == format else {
-            throw ODAError(.badFormat, "recovered \(name) has format \([recovered[1]].hexString), expected \([format].hexString)")
+            throw ODAError(
+                .badFormat, "recovered \(name) has format \([recovered[1]].hexString), expected \([format].hexString)")
         }
         self.recovered = recovered
     }
@@ -54,7 +57,8 @@ struct SignedDataFrame: Sendable {
     /// Builds and signs a block: `data` must be exactly `modulusLength - 23` bytes.
     static func sign(format: UInt8, data: [UInt8], extra: [[UInt8]], with key: RSAPrivateKey) throws -> [UInt8] {
         guard data.count + overhead == key.modulusLength else {
-            throw ODAError(.invalidInput, "signed data is \(data.count) bytes, the key needs \(key.modulusLength - overhead)")
+            throw ODAError(
+                .invalidInput, "signed data is \(data.count) bytes, the key needs \(key.modulusLength - overhead)")
         }
         let hash = Self.hash([format] + data, extra)
         return try key.sign([header, format] + data + hash + [trailer])

@@ -64,7 +64,9 @@ public struct SignedDynamicApplicationData: Sendable {
         transactionCurrencyCode: [UInt8],
         cardAuthenticationRelatedData: [UInt8]?
     ) throws -> [UInt8] {
-        guard unpredictableNumber.count == 4 else { throw ODAError(.invalidInput, "unpredictable number must be 4 bytes") }
+        guard unpredictableNumber.count == 4 else {
+            throw ODAError(.invalidInput, "unpredictable number must be 4 bytes")
+        }
         guard let cardData = cardAuthenticationRelatedData, cardData.first != 0x00 else { return unpredictableNumber }
         guard cardData.first == 0x01 else {
             throw ODAError(.invalidInput, "unsupported fDDA version \(cardData.prefix(1).hexString)")

@@ -30,20 +30,32 @@ public struct TestCertificateAuthority: Sendable, Codable {
         return try TestCertificateAuthority(rid: rid, index: index, privateKey: key)
     }
 
-    /// Issues an Issuer Public Key Certificate; see
-    /// ``RSAPrivateKey/issueIssuerCertificate(for:issuerIdentifier:expiration:serialNumber:)``.
+    /// Issues an Issuer Public Key Certificate (EMV Book 2, table 6), splitting off a remainder when the issuer
+    /// modulus is longer than N_CA - 36 bytes.
+    ///
+    /// - Parameters:
+    ///   - issuerKey: the key to certify; not longer than the CA key.
+    ///   - issuerIdentifier: the leftmost 3 to 8 PAN digits as `cn` padded with 'F' (4 bytes).
+    ///   - expiration: the last month the certificate is valid.
+    ///   - serialNumber: 3 bytes, unique per certificate under this CA key.
+    /// - Throws: ``ODAError/invalidInput`` or ``ODAError/keyTooLong`` for unusable arguments.
     public func issueIssuerCertificate(
         for issuerKey: RSAPublicKey,
         issuerIdentifier: [UInt8],
         expiration: CertificateExpiration,
         serialNumber: [UInt8]
     ) throws -> IssuedCertificate {
-        try privateKey.issueIssuerCertificate(
-            for: issuerKey,
-            issuerIdentifier: issuerIdentifier,
+        guard issuerIdentifier.count == 4, let digits = CompressedNumeric.digits(issuerIdentifier),
+            (3...8).contains(digits.count)
+        else {
+            throw ODAError(.invalidInput, "issuer identifier must be 3 to 8 digits padded with F in 4 bytes")
+        }
+        let fields = RSAPrivateKey.CertificateFields(
+            identifier: issuerIdentifier,
             expiration: expiration,
             serialNumber: serialNumber
         )
+        return try privateKey.certify(issuerKey, format: IssuerPublicKeyCertificate.format, fields: fields)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -56,7 +68,8 @@ public struct TestCertificateAuthority: Sendable, Codable {
         let rid = try container.decode(String.self, forKey: .rid)
         let index = try container.decode(String.self, forKey: .index)
         guard let ridBytes = [UInt8](hex: rid), let indexBytes = [UInt8](hex: index), indexBytes.count == 1 else {
-            throw DecodingError.dataCorruptedError(forKey: .rid, in: container, debugDescription: "RID or index not hex")
+            throw DecodingError.dataCorruptedError(
+                forKey: .rid, in: container, debugDescription: "RID or index not hex")
         }
         try self.init(
             rid: ridBytes,
