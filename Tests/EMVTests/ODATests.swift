@@ -639,3 +639,41 @@ import Testing
         #expect(try CertificateExpiration(month: 7, year: 2029).description == "07/2029")
     }
 }
+
+/// Random bytes into every recovery and parser: each either succeeds or throws an ODAError, never traps.
+@Suite struct ODARobustnessTests {
+    @Test func randomInputsNeverCrash() throws {
+        var rng = SeededGenerator(seed: 0x0DA)
+        let keys = [try ODAFixtures.keys.icc("icc768e65537").publicKey, ODAFixtures.keys.ca.publicKey.key]
+        func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        func survives(_ body: () throws -> Void) {
+            do { try body() } catch { #expect(error is ODAError) }
+        }
+        for round in 0..<300 {
+            let key = keys[round % 2]
+            // Lengths around the modulus, values mostly below it.
+            let length = key.modulusLength + [0, 0, 0, -1, 1][round % 5]
+            var signature = random(max(0, length))
+            if !signature.isEmpty, round % 7 != 0 { signature[0] &= 0x7F }
+            survives { _ = try IssuerPublicKeyCertificate(recovering: signature, with: key) }
+            survives { _ = try ICCPublicKeyCertificate(recovering: signature, with: key) }
+            survives { _ = try SignedStaticApplicationData(recovering: signature, with: key) }
+            survives {
+                let sdad = try SignedDynamicApplicationData(recovering: signature, with: key)
+                _ = try sdad.iccDynamicNumber()
+            }
+            survives { _ = try CDADynamicData(random(round % 40)) }
+            let records = [random(round % 12)]
+            survives {
+                _ = try StaticDataToBeAuthenticated(
+                    afl: random(round % 9),
+                    record: { _, _ in records[0] },
+                    applicationInterchangeProfile: random(round % 3),
+                    staticDataAuthenticationTagList: round % 2 == 0 ? nil : random(round % 3)
+                )
+            }
+            survives { _ = try RSAPublicKey(modulus: random(round % 260), exponent: random(round % 4)) }
+            survives { _ = try CAPublicKeyList(jsonData: Data(random(round % 30))) }
+        }
+    }
+}
