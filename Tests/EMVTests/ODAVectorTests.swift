@@ -272,7 +272,11 @@ import Testing
         }
         var missing = Self.entry
         missing["modulus"] = nil
-        #expect(throws: ODAError.malformedCAKeyList) { try Self.load([missing]) }
+        #expect {
+            try Self.load([missing])
+        } throws: { error in
+            (error as? ODAError) == .malformedCAKeyList && "\(error)".contains("missing modulus at 0")
+        }
         var shortRID = Self.entry
         shortRID["rid"] = "A0000000"
         shortRID["checksum"] = nil

@@ -35,8 +35,10 @@ public struct CAPublicKeyList: Sendable {
         let decoder = JSONDecoder()
         let file: File
         do {
-            if let entries = try? decoder.decode([Entry].self, from: jsonData) {
-                file = File(provenance: nil, keys: entries)
+            // The first significant byte tells the two shapes apart, so errors speak of the right one.
+            let first = jsonData.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            if first == UInt8(ascii: "[") {
+                file = File(provenance: nil, keys: try decoder.decode([Entry].self, from: jsonData))
             } else {
                 file = try decoder.decode(File.self, from: jsonData)
             }
