@@ -30,10 +30,17 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
+        .target(
+            name: "CryptoBatch",
+            dependencies: ["EMV"],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "tap",
             dependencies: [
                 "EMV",
+                "CryptoBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness
@@ -42,6 +49,11 @@ let package = Package(
             name: "EMVTests",
             dependencies: ["EMV"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "CryptoBatchTests",
+            dependencies: ["CryptoBatch"],
             swiftSettings: strictness
         ),
     ],

@@ -1,0 +1,84 @@
+/// Runs a stream of JSON request lines and writes exactly one JSON result line per request line.
+///
+/// Feed it chunks of any size with `consume(_:)` (lines may span chunks), call `finish()` at the end of input, and
+/// drain `output` whenever it has grown large. A request is `{"op":"<python name>", <arguments>…, "id":<any>}`;
+/// the answer is `{"id":…,"result":"<hex or text>"}` or `{"id":…,"error":{"code":…,"message":…}}`, `id` echoed
+/// verbatim when the request had one.
+public struct BatchProcessor {
+    /// The result lines written so far.
+    public var output: BatchOutput
+    private let table: BatchOperationTable
+    private var parser = FlatJSONParser()
+    private var carry: [UInt8] = []
+
+    /// Makes a processor over the given operations (by default every operation this module provides).
+    public init(operations: BatchOperationTable = .standard, outputCapacity: Int = 1 << 20) {
+        table = operations
+        output = BatchOutput(capacity: outputCapacity)
+    }
+
+    /// Processes every complete line in `chunk`, keeping a trailing partial line for the next chunk.
+    public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        var index = 0
+        while index < chunk.count {
+            if chunk[index] == 0x0A {
+                let line = UnsafeBufferPointer(rebasing: chunk[start..<index])
+                if carry.isEmpty {
+                    process(line: line)
+                } else {
+                    carry.append(contentsOf: line)
+                    processCarry()
+                }
+                start = index + 1
+            }
+            index += 1
+        }
+        if start < chunk.count {
+            carry.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start...]))
+        }
+    }
+
+    /// Processes the last line when the input did not end with a newline.
+    public mutating func finish() {
+        if !carry.isEmpty { processCarry() }
+    }
+
+    /// Runs a whole input held in memory and returns the result lines (for tests and small inputs).
+    public mutating func run(_ input: [UInt8]) -> [UInt8] {
+        input.withUnsafeBufferPointer { consume($0) }
+        finish()
+        return output.take()
+    }
+
+    private mutating func processCarry() {
+        let line = carry
+        carry.removeAll(keepingCapacity: true)
+        line.withUnsafeBufferPointer { process(line: $0) }
+    }
+
+    /// Answers one request line.
+    public mutating func process(line: UnsafeBufferPointer<UInt8>) {
+        do {
+            try parser.parse(line)
+        } catch {
+            output.writeError(error, id: nil)
+            return
+        }
+        let idIndex = parser.index(of: "id")
+        let id = idIndex.map { UnsafeBufferPointer(rebasing: line[parser.fields[$0].token]) }
+        do throws(BatchError) {
+            guard let opIndex = parser.index(of: "op"), case .string(let name) = parser.fields[opIndex].value,
+                let operation = table.operation(named: parser.bytes(name))
+            else {
+                throw BatchError(.unknownOperation, "`op` does not name a known operation")
+            }
+            var arguments = try BatchArguments(parser, reserved: opIndex, alsoReserved: idIndex)
+            let value = try operation.run(&arguments)
+            try arguments.checkAllUsed()
+            output.writeResult(value, id: id)
+        } catch {
+            output.writeError(error, id: id)
+        }
+    }
+}

@@ -1,0 +1,383 @@
+/// A strict parser for one JSON object whose values are all strings, numbers, booleans or null: the shape of a
+/// batch request line.
+///
+/// Foundation's JSON decoders allocate a dictionary of boxed values per line; this parser instead fills two
+/// buffers it keeps across lines — the fields, and the decoded text of keys and strings — so a line costs no
+/// allocation once the buffers have grown. It follows RFC 8259 exactly (escapes, surrogate pairs, UTF-8, number
+/// grammar) and rejects nested values, duplicate keys and anything after the closing brace.
+public struct FlatJSONParser: Sendable {
+    /// The fields of the last parsed object, in their order on the line.
+    public private(set) var fields: [JSONField] = []
+    /// Decoded keys and string values of the last parsed object; `JSONField` ranges index into it.
+    public private(set) var text: [UInt8] = []
+
+    /// Makes a parser with empty buffers.
+    public init() {
+        fields.reserveCapacity(32)
+        text.reserveCapacity(1024)
+    }
+
+    /// Parses one line, replacing the previous object's fields.
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(BatchError) {
+        fields.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+        var cursor = Cursor(bytes: line)
+        cursor.skipWhitespace()
+        guard !cursor.atEnd else { throw BatchError(.emptyLine, "empty line") }
+        guard cursor.peek == UInt8(ascii: "{") else {
+            throw cursor.unexpected(expecting: "an object")
+        }
+        cursor.index += 1
+        cursor.skipWhitespace()
+        if cursor.peek == UInt8(ascii: "}") {
+            cursor.index += 1
+        } else {
+            try parseMembers(&cursor)
+        }
+        cursor.skipWhitespace()
+        guard cursor.atEnd else { throw BatchError.malformed("trailing characters", at: cursor.index) }
+    }
+
+    /// Parses one line held in an array (a convenience for tests and small inputs).
+    public mutating func parse(_ line: [UInt8]) throws(BatchError) {
+        do {
+            try line.withUnsafeBufferPointer { try parse($0) }
+        } catch let error as BatchError {
+            throw error
+        } catch {
+            throw BatchError(wrapping: error)
+        }
+    }
+
+    /// The decoded bytes of a key or string value.
+    public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> { text[range] }
+
+    /// The index of the field named `key`, comparing decoded bytes.
+    public func index(of key: StaticString) -> Int? {
+        key.withUTF8Buffer { name in
+            text.withUnsafeBufferPointer { text in
+                for (position, field) in fields.enumerated() where field.key.count == name.count {
+                    var equal = true
+                    var offset = 0
+                    for byte in name {
+                        if text[field.key.lowerBound + offset] != byte {
+                            equal = false
+                            break
+                        }
+                        offset += 1
+                    }
+                    if equal { return position }
+                }
+                return nil
+            }
+        }
+    }
+
+    private mutating func parseMembers(_ cursor: inout Cursor) throws(BatchError) {
+        while true {
+            guard cursor.peek == UInt8(ascii: "\"") else { throw cursor.unexpected(expecting: "a key") }
+            let key = try parseString(&cursor)
+            try checkUnique(key, at: cursor.index)
+            cursor.skipWhitespace()
+            guard cursor.peek == UInt8(ascii: ":") else { throw cursor.unexpected(expecting: "':'") }
+            cursor.index += 1
+            cursor.skipWhitespace()
+            let start = cursor.index
+            let value = try parseValue(&cursor)
+            fields.append(JSONField(key: key, value: value, token: start..<cursor.index))
+            cursor.skipWhitespace()
+            switch cursor.peek {
+            case UInt8(ascii: ","):
+                cursor.index += 1
+                cursor.skipWhitespace()
+            case UInt8(ascii: "}"):
+                cursor.index += 1
+                return
+            default:
+                throw cursor.unexpected(expecting: "',' or '}'")
+            }
+        }
+    }
+
+    private func checkUnique(_ key: Range<Int>, at offset: Int) throws(BatchError) {
+        for field in fields where field.key.count == key.count && text[field.key] == text[key] {
+            throw BatchError(.duplicateKey, "duplicate key at byte \(offset)")
+        }
+    }
+
+    private mutating func parseValue(_ cursor: inout Cursor) throws(BatchError) -> JSONValue {
+        guard let first = cursor.peek else { throw cursor.unexpected(expecting: "a value") }
+        switch first {
+        case UInt8(ascii: "\""):
+            return .string(try parseString(&cursor))
+        case UInt8(ascii: "t"):
+            try cursor.expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try cursor.expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try cursor.expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try cursor.parseNumber())
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            throw BatchError(.unsupportedValue, "nested object or array at byte \(cursor.index)")
+        default:
+            throw cursor.unexpected(expecting: "a value")
+        }
+    }
+
+    /// Decodes a string starting at its opening quote into `text`, returning its range there.
+    private mutating func parseString(_ cursor: inout Cursor) throws(BatchError) -> Range<Int> {
+        cursor.index += 1
+        let start = text.count
+        let bytes = cursor.bytes
+        while true {
+            // Copy the run of plain ASCII up to the next quote, backslash, control or non-ASCII byte in one go.
+            let runStart = cursor.index
+            var index = runStart
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+                index += 1
+            }
+            if index > runStart {
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            }
+            cursor.index = index
+            guard index < bytes.count else { throw BatchError.malformed("unterminated string", at: index) }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                cursor.index += 1
+                return start..<text.count
+            case UInt8(ascii: "\\"):
+                try parseEscape(&cursor)
+            case 0x80...:
+                try copyUTF8Sequence(&cursor)
+            default:
+                throw BatchError.malformed("control character in string", at: index)
+            }
+        }
+    }
+
+    private mutating func parseEscape(_ cursor: inout Cursor) throws(BatchError) {
+        let offset = cursor.index
+        cursor.index += 1
+        guard let escaped = cursor.next() else { throw BatchError.malformed("unterminated escape", at: offset) }
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
+        case UInt8(ascii: "b"): text.append(0x08)
+        case UInt8(ascii: "f"): text.append(0x0C)
+        case UInt8(ascii: "n"): text.append(0x0A)
+        case UInt8(ascii: "r"): text.append(0x0D)
+        case UInt8(ascii: "t"): text.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try cursor.hexQuad()
+            if (0xD800..<0xDC00).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard cursor.next() == UInt8(ascii: "\\"), cursor.next() == UInt8(ascii: "u") else {
+                    throw BatchError.malformed("unpaired surrogate", at: offset)
+                }
+                let low = try cursor.hexQuad()
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw BatchError.malformed("unpaired surrogate", at: offset)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw BatchError.malformed("unpaired surrogate", at: offset)
+            }
+            appendUTF8(scalar)
+        default:
+            throw BatchError.malformed("invalid escape", at: offset)
+        }
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case ..<0x80:
+            text.append(UInt8(scalar))
+        case ..<0x800:
+            text.append(0xC0 | UInt8(scalar >> 6))
+            text.append(0x80 | UInt8(scalar & 0x3F))
+        case ..<0x10000:
+            text.append(0xE0 | UInt8(scalar >> 12))
+            text.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            text.append(0x80 | UInt8(scalar & 0x3F))
+        default:
+            text.append(0xF0 | UInt8(scalar >> 18))
+            text.append(0x80 | UInt8((scalar >> 12) & 0x3F))
+            text.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            text.append(0x80 | UInt8(scalar & 0x3F))
+        }
+    }
+
+    /// Copies one well-formed UTF-8 sequence (shortest form, no surrogates, at most U+10FFFF).
+    private mutating func copyUTF8Sequence(_ cursor: inout Cursor) throws(BatchError) {
+        let bytes = cursor.bytes
+        let start = cursor.index
+        let lead = bytes[start]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: throw BatchError.malformed("invalid UTF-8", at: start)
+        }
+        guard start + length <= bytes.count else { throw BatchError.malformed("invalid UTF-8", at: start) }
+        let second = bytes[start + 1]
+        guard second >= lower, second <= upper else { throw BatchError.malformed("invalid UTF-8", at: start) }
+        for index in (start + 2)..<(start + length) where bytes[index] & 0xC0 != 0x80 {
+            throw BatchError.malformed("invalid UTF-8", at: start)
+        }
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + length)]))
+        cursor.index = start + length
+    }
+}
+
+/// One member of a flat JSON object.
+public struct JSONField: Sendable, Hashable {
+    /// The decoded key, as a range of `FlatJSONParser.text`.
+    public let key: Range<Int>
+    /// The value.
+    public let value: JSONValue
+    /// Where the value's JSON text sits on the line, so it can be echoed verbatim.
+    public let token: Range<Int>
+}
+
+/// A JSON scalar value.
+public enum JSONValue: Sendable, Hashable {
+    /// A string, decoded, as a range of `FlatJSONParser.text`.
+    case string(Range<Int>)
+    /// A number; the associated value is set only for a plain integer (no fraction or exponent) that fits `Int`.
+    case number(Int?)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// `null`.
+    case null
+
+    /// The JSON type's name, for messages.
+    public var typeName: String {
+        switch self {
+        case .string: "string"
+        case .number: "number"
+        case .bool: "boolean"
+        case .null: "null"
+        }
+    }
+}
+
+/// A read position on a line.
+private struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var atEnd: Bool { index >= bytes.count }
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func next() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    func unexpected(expecting what: String) -> BatchError {
+        atEnd
+            ? BatchError.malformed("unexpected end of line, expecting \(what)", at: index)
+            : BatchError.malformed("unexpected character, expecting \(what)", at: index)
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(BatchError) {
+        let start = index
+        let matches = literal.withUTF8Buffer { expected in
+            guard index + expected.count <= bytes.count else { return false }
+            for (offset, byte) in expected.enumerated() where bytes[index + offset] != byte { return false }
+            return true
+        }
+        guard matches else { throw BatchError.malformed("invalid literal", at: start) }
+        index += literal.utf8CodeUnitCount
+    }
+
+    mutating func hexQuad() throws(BatchError) -> UInt32 {
+        let start = index
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = next(), let nibble = Self.hexValue(byte) else {
+                throw BatchError.malformed("invalid \\u escape", at: start)
+            }
+            value = value << 4 | UInt32(nibble)
+        }
+        return value
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Parses a number by RFC 8259's grammar; returns its value when it is a plain integer that fits `Int`.
+    mutating func parseNumber() throws(BatchError) -> Int? {
+        let start = index
+        let negative = peek == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard let first = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            throw BatchError.malformed("invalid number", at: start)
+        }
+        var value: Int? = 0
+        if first == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while let digit = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
+                if let current = value {
+                    let (times10, overflow1) = current.multipliedReportingOverflow(by: 10)
+                    let (sum, overflow2) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+                    value = overflow1 || overflow2 ? nil : sum
+                }
+                index += 1
+            }
+        }
+        var integral = true
+        if peek == UInt8(ascii: ".") {
+            integral = false
+            index += 1
+            try skipDigits(numberStart: start)
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            integral = false
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            try skipDigits(numberStart: start)
+        }
+        if let digit = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
+            throw BatchError.malformed("invalid number", at: start)  // a leading zero followed by digits
+        }
+        guard integral, let magnitude = value else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    private mutating func skipDigits(numberStart: Int) throws(BatchError) {
+        let start = index
+        while let digit = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) { index += 1 }
+        guard index > start else { throw BatchError.malformed("invalid number", at: numberStart) }
+    }
+}
