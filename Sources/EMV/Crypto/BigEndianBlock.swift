@@ -1,0 +1,30 @@
+/// Loads and stores of 64-bit cipher blocks in byte buffers, most significant byte first.
+@usableFromInline
+enum BigEndianBlock {
+    /// The block of 8 bytes at `offset`; the caller guarantees `offset + 8 <= bytes.count`.
+    @inline(__always) @usableFromInline
+    static func load(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// Writes `block` as 8 bytes at `offset`; the caller guarantees `offset + 8 <= bytes.count`.
+    @inline(__always) @usableFromInline
+    static func store(_ block: UInt64, into bytes: UnsafeMutableRawBufferPointer, at offset: Int) {
+        bytes.storeBytes(of: block.bigEndian, toByteOffset: offset, as: UInt64.self)
+    }
+
+    /// The first 8 bytes of `bytes` as a block; the caller checks the count.
+    @inline(__always) @usableFromInline
+    static func load(_ bytes: some Collection<UInt8>) -> UInt64 {
+        bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The 8 bytes of `block`.
+    @inline(__always) @usableFromInline
+    static func bytes(_ block: UInt64) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 8) { buffer, count in
+            store(block, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
+            count = 8
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/// The DES block function and key schedule over ``DESTables``; no allocation, no bounds checks.
+///
+/// A key schedule is 32 words: for each of the 16 rounds, the subkey's six-bit groups for S-boxes 8, 6, 4, 2
+/// and then for S-boxes 7, 5, 3, 1, each group in its own byte (see ``DESTables``).
+@usableFromInline
+enum DESEngine {
+    /// Words in one DES key schedule.
+    @usableFromInline static let scheduleWords = 32
+
+    @inline(__always) @usableFromInline
+    static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { x &<< n | x &>> (32 &- n) }
+
+    /// A 64-bit permutation given as 8 byte-indexed tables (IP, FP, PC-1).
+    @inline(__always) @usableFromInline
+    static func permute(_ x: UInt64, _ table: UnsafePointer<UInt64>) -> UInt64 {
+        table[Int(truncatingIfNeeded: x &>> 56)]
+            ^ table[256 | Int(truncatingIfNeeded: x &>> 48 & 0xFF)]
+            ^ table[512 | Int(truncatingIfNeeded: x &>> 40 & 0xFF)]
+            ^ table[768 | Int(truncatingIfNeeded: x &>> 32 & 0xFF)]
+            ^ table[1024 | Int(truncatingIfNeeded: x &>> 24 & 0xFF)]
+            ^ table[1280 | Int(truncatingIfNeeded: x &>> 16 & 0xFF)]
+            ^ table[1536 | Int(truncatingIfNeeded: x &>> 8 & 0xFF)]
+            ^ table[1792 | Int(truncatingIfNeeded: x & 0xFF)]
+    }
+
+    /// The cipher function f(R, K) for rotated `r` and the round's two subkey words.
+    @inline(__always) @usableFromInline
+    static func f(_ r: UInt32, _ k0: UInt32, _ k1: UInt32, _ sp: UnsafePointer<UInt32>) -> UInt32 {
+        let t = r ^ k0
+        let u = rotl(r, 28) ^ k1
+        return sp[448 | Int(truncatingIfNeeded: t & 0x3F)]
+            ^ sp[320 | Int(truncatingIfNeeded: t &>> 8 & 0x3F)]
+            ^ sp[192 | Int(truncatingIfNeeded: t &>> 16 & 0x3F)]
+            ^ sp[64 | Int(truncatingIfNeeded: t &>> 24 & 0x3F)]
+            ^ sp[384 | Int(truncatingIfNeeded: u & 0x3F)]
+            ^ sp[256 | Int(truncatingIfNeeded: u &>> 8 & 0x3F)]
+            ^ sp[128 | Int(truncatingIfNeeded: u &>> 16 & 0x3F)]
+            ^ sp[Int(truncatingIfNeeded: u &>> 24 & 0x3F)]
+    }
+
+    /// Sixteen encryption rounds on IP'd, rotated halves; leaves the pre-output (R16, L16) in (l, r), which is
+    /// also the IP'd input of a following DES stage, so TDES needs IP and FP only once.
+    @inline(__always) @usableFromInline
+    static func encryptRounds(
+        _ l: inout UInt32, _ r: inout UInt32, _ k: UnsafePointer<UInt32>, _ sp: UnsafePointer<UInt32>
+    ) {
+        var a = l
+        var b = r
+        var i = 0
+        while i < 32 {
+            a ^= f(b, k[i], k[i | 1], sp)
+            b ^= f(a, k[i | 2], k[i | 3], sp)
+            i &+= 4
+        }
+        l = b
+        r = a
+    }
+
+    /// Sixteen decryption rounds (subkeys in reverse order); same conventions as ``encryptRounds``.
+    @inline(__always) @usableFromInline
+    static func decryptRounds(
+        _ l: inout UInt32, _ r: inout UInt32, _ k: UnsafePointer<UInt32>, _ sp: UnsafePointer<UInt32>
+    ) {
+        var a = l
+        var b = r
+        var i = 28
+        while i >= 0 {
+            a ^= f(b, k[i | 2], k[i | 3], sp)
+            b ^= f(a, k[i], k[i | 1], sp)
+            i &-= 4
+        }
+        l = b
+        r = a
+    }
+
+    /// Initial permutation into rotated halves.
+    @inline(__always) @usableFromInline
+    static func initialPermutation(_ block: UInt64, _ tables: DESTables) -> (UInt32, UInt32) {
+        let x = permute(block, tables.ip)
+        return (UInt32(truncatingIfNeeded: x &>> 32), UInt32(truncatingIfNeeded: x))
+    }
+
+    /// Final permutation from rotated pre-output halves.
+    @inline(__always) @usableFromInline
+    static func finalPermutation(_ l: UInt32, _ r: UInt32, _ tables: DESTables) -> UInt64 {
+        permute(UInt64(l) &<< 32 | UInt64(r), tables.fp)
+    }
+
+    /// Expands a 64-bit DES key (parity bits ignored) into ``scheduleWords`` words at `out`.
+    @inline(__always) @usableFromInline
+    static func schedule(_ key: UInt64, into out: UnsafeMutablePointer<UInt32>, _ tables: DESTables) {
+        let cd = permute(key, tables.pc1)
+        var c = UInt32(truncatingIfNeeded: cd &>> 28)
+        var d = UInt32(truncatingIfNeeded: cd) & 0x0FFF_FFFF
+        let pc2 = tables.pc2
+        for round in 0..<16 {
+            // Rounds 1, 2, 9 and 16 rotate by one bit, the others by two.
+            let s: UInt32 = 0x8103 &>> round & 1 == 1 ? 1 : 2
+            c = (c &<< s | c &>> (28 &- s)) & 0x0FFF_FFFF
+            d = (d &<< s | d &>> (28 &- s)) & 0x0FFF_FFFF
+            let k =
+                pc2[Int(truncatingIfNeeded: c &>> 21)]
+                ^ pc2[128 | Int(truncatingIfNeeded: c &>> 14 & 0x7F)]
+                ^ pc2[256 | Int(truncatingIfNeeded: c &>> 7 & 0x7F)]
+                ^ pc2[384 | Int(truncatingIfNeeded: c & 0x7F)]
+                ^ pc2[512 | Int(truncatingIfNeeded: d &>> 21)]
+                ^ pc2[640 | Int(truncatingIfNeeded: d &>> 14 & 0x7F)]
+                ^ pc2[768 | Int(truncatingIfNeeded: d &>> 7 & 0x7F)]
+                ^ pc2[896 | Int(truncatingIfNeeded: d & 0x7F)]
+            out[2 &* round] = UInt32(truncatingIfNeeded: k &>> 32)
+            out[2 &* round &+ 1] = UInt32(truncatingIfNeeded: k)
+        }
+    }
+}

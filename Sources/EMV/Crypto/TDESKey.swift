@@ -1,0 +1,147 @@
+/// A single, double or triple length DES key with its key schedules computed once.
+///
+/// Encryption is E(K3, D(K2, E(K1, x))) (ANSI X9.52 / ISO 18033-3 TDEA, keying option 1 for 24 bytes,
+/// option 2 with K3 = K1 for 16 bytes); an 8-byte key is plain single DES, the same as K1 = K2 = K3.
+/// Parity bits are ignored, as by OpenSSL and pyca/cryptography. Building a key costs about as much as
+/// encrypting one block, so it is fine to make one per derived session key.
+///
+/// Blocks are `UInt64` values holding the 8 block bytes in big-endian order (the first byte is the most
+/// significant), so `0x0123_4567_89AB_CDEF` is the block `01 23 45 67 89 AB CD EF`.
+public struct TDESKey: Sendable {
+    /// The key length in bytes: 8, 16 or 24.
+    public let keyLength: Int
+
+    @usableFromInline let subkeys: DESSubkeys
+    /// Word offset of K3's schedule: 64 for a triple length key, otherwise 0 (K3 = K1).
+    @usableFromInline let k3Offset: Int
+
+    /// Creates a key from 8 (single DES), 16 (double length, K1 K2 K1) or 24 bytes (triple length).
+    public init(_ key: [UInt8]) throws(CryptoError) {
+        try self.init(key[...])
+    }
+
+    /// Creates a key from 8, 16 or 24 bytes of a larger buffer.
+    public init(_ key: ArraySlice<UInt8>) throws(CryptoError) {
+        guard key.count == 8 || key.count == 16 || key.count == 24 else {
+            throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(key.count)")
+        }
+        let parts = key.withUnsafeBytes { raw in
+            let count = raw.count / 8
+            return (
+                count, BigEndianBlock.load(raw, at: 0),
+                count > 1 ? BigEndianBlock.load(raw, at: 8) : 0,
+                count > 2 ? BigEndianBlock.load(raw, at: 16) : 0
+            )
+        }
+        self.init(parts: parts.0, parts.1, parts.2, parts.3)
+    }
+
+    /// Creates a single DES key from its 8 bytes as a big-endian integer.
+    public init(k1: UInt64) {
+        self.init(parts: 1, k1, 0, 0)
+    }
+
+    /// Creates a double length key (K1 K2 K1) from its two halves as big-endian integers.
+    public init(k1: UInt64, k2: UInt64) {
+        self.init(parts: 2, k1, k2, 0)
+    }
+
+    /// Creates a triple length key from its three parts as big-endian integers.
+    public init(k1: UInt64, k2: UInt64, k3: UInt64) {
+        self.init(parts: 3, k1, k2, k3)
+    }
+
+    /// Builds the schedules of the first `count` parts (no intermediate array: keys are made per transaction).
+    private init(parts count: Int, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64) {
+        keyLength = count * 8
+        k3Offset = count == 3 ? 2 * DESEngine.scheduleWords : 0
+        subkeys = DESSubkeys(schedules: count)
+        let tables = DESTables.shared
+        subkeys.withWords { words in
+            DESEngine.schedule(p1, into: words, tables)
+            if count > 1 { DESEngine.schedule(p2, into: words + DESEngine.scheduleWords, tables) }
+            if count > 2 { DESEngine.schedule(p3, into: words + 2 * DESEngine.scheduleWords, tables) }
+        }
+    }
+
+    /// Encrypts one block.
+    @inlinable
+    public func encrypt(block: UInt64) -> UInt64 {
+        withCipher { $0.encrypt(block) }
+    }
+
+    /// Decrypts one block.
+    @inlinable
+    public func decrypt(block: UInt64) -> UInt64 {
+        withCipher { $0.decrypt(block) }
+    }
+
+    /// Runs `body` with the raw cipher, so loops over many blocks look the tables and schedules up once.
+    @inlinable
+    func withCipher<Result, Failure: Error>(
+        _ body: (RawCipher) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try subkeys.withWords { words throws(Failure) in
+            try body(RawCipher(key: self, words: UnsafePointer(words)))
+        }
+    }
+
+    /// The schedules and tables of a key, valid only inside ``withCipher(_:)``.
+    @usableFromInline
+    struct RawCipher {
+        @usableFromInline let tables: DESTables
+        @usableFromInline let sp: UnsafePointer<UInt32>
+        @usableFromInline let k1: UnsafePointer<UInt32>
+        @usableFromInline let k2: UnsafePointer<UInt32>
+        @usableFromInline let k3: UnsafePointer<UInt32>
+        @usableFromInline let single: Bool
+
+        @inlinable
+        init(key: TDESKey, words: UnsafePointer<UInt32>) {
+            tables = DESTables.shared
+            sp = UnsafePointer(tables.sp)
+            single = key.keyLength == 8
+            k1 = words
+            k2 = single ? words : words + DESEngine.scheduleWords
+            k3 = words + key.k3Offset
+        }
+
+        @inline(__always) @usableFromInline
+        func encrypt(_ block: UInt64) -> UInt64 {
+            var (l, r) = DESEngine.initialPermutation(block, tables)
+            DESEngine.encryptRounds(&l, &r, k1, sp)
+            if !single {
+                DESEngine.decryptRounds(&l, &r, k2, sp)
+                DESEngine.encryptRounds(&l, &r, k3, sp)
+            }
+            return DESEngine.finalPermutation(l, r, tables)
+        }
+
+        @inline(__always) @usableFromInline
+        func decrypt(_ block: UInt64) -> UInt64 {
+            var (l, r) = DESEngine.initialPermutation(block, tables)
+            if !single {
+                DESEngine.decryptRounds(&l, &r, k3, sp)
+                DESEngine.encryptRounds(&l, &r, k2, sp)
+            }
+            DESEngine.decryptRounds(&l, &r, k1, sp)
+            return DESEngine.finalPermutation(l, r, tables)
+        }
+
+        /// Single DES encryption under one of the key's parts (`k1`, `k2` or `k3`).
+        @inline(__always) @usableFromInline
+        func desEncrypt(_ block: UInt64, _ schedule: UnsafePointer<UInt32>) -> UInt64 {
+            var (l, r) = DESEngine.initialPermutation(block, tables)
+            DESEngine.encryptRounds(&l, &r, schedule, sp)
+            return DESEngine.finalPermutation(l, r, tables)
+        }
+
+        /// Single DES decryption under one of the key's parts.
+        @inline(__always) @usableFromInline
+        func desDecrypt(_ block: UInt64, _ schedule: UnsafePointer<UInt32>) -> UInt64 {
+            var (l, r) = DESEngine.initialPermutation(block, tables)
+            DESEngine.decryptRounds(&l, &r, schedule, sp)
+            return DESEngine.finalPermutation(l, r, tables)
+        }
+    }
+}
