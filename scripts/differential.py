@@ -349,6 +349,18 @@ def cvn_ops():
     return ops
 
 
+def pad_valid(g):
+    args = {"data": g.data(0, 40)}
+    if g.chance(0.4):
+        args["block_size"] = g.choice([8, 16, g.r.randint(1, 32)])
+    return args
+
+
+def pad_invalid(g, args):
+    # Python divides by zero; a negative size pads "backwards" in Python and is not generated
+    return with_(args, block_size=0)
+
+
 def tree_params(g):
     height, branch = g.choice([(8, 4), (16, 2), (8, 4), (16, 2), (4, 16), (2, 256), (1, 65535), (5, 10)])
     return height, branch
@@ -433,7 +445,8 @@ def pyemv_ops():
                    ("UN length", replace_len("un", [4], 10))]))
 
     def retail_valid(g):
-        args = {"key1": g.hex(8), "key2": g.hex(8), "data": g.data(0, 64), "padding": g.choice([1, 2])}
+        args = {"key1": g.des_key((8, 8, 8, 16, 24)), "key2": g.des_key((8, 8, 8, 16, 24)), "data": g.data(0, 64),
+                "padding": g.choice([1, 2])}
         if g.chance(0.5):
             args["length"] = g.r.randint(1, 8)
         return args
@@ -445,13 +458,12 @@ def pyemv_ops():
                   required=["key1", "key2", "data", "padding"]))
     for name, function in (("pad_iso9797_1", pyemv_mac.pad_iso9797_1), ("pad_iso9797_2", pyemv_mac.pad_iso9797_2)):
         ops.append(Op(f"pyemv.mac.{name}", function, {"data": "hex", "block_size": "int"},
-                      lambda g: dict({"data": g.data(0, 40)}, **({"block_size": 8} if g.chance(0.3) else {})),
-                      required=["data"]))
+                      pad_valid, [("block size", pad_invalid)], required=["data"]))
     ops.append(Op("pyemv.tools.key_check_digits", pyemv_tools.key_check_digits, {"key": "hex", "length": "int"},
-                  lambda g: dict({"key": g.des_key()}, **({"length": g.r.randint(1, 8)} if g.chance(0.5) else {})),
+                  lambda g: dict({"key": g.des_key()}, **({"length": g.r.randint(0, 10)} if g.chance(0.5) else {})),
                   [("key length", replace_len("key", DES_KEY_LENGTHS))], required=["key"]))
     ops.append(Op("pyemv.tools.adjust_key_parity", pyemv_tools.adjust_key_parity, {"key": "hex"},
-                  lambda g: {"key": g.des_key()}))
+                  lambda g: {"key": g.des_key() if g.chance(0.7) else g.data(0, 40)}))
     ops.append(Op("pyemv.tools.encrypt_tdes_cbc", pyemv_tools.encrypt_tdes_cbc,
                   {"key": "hex", "iv": "hex", "data": "hex"},
                   lambda g: {"key": g.des_key(), "iv": g.hex(8), "data": g.blocks()},
@@ -475,17 +487,22 @@ def psec_ops():
                       lambda g: {"key": g.des_key(), "iv": g.hex(8), "data": g.blocks()},
                       des_invalid + [("IV length", replace_len("iv", [8], 20))]))
     ops.append(Op("psec.des.generate_kcv", psec_des.generate_kcv, {"key": "hex", "length": "int"},
-                  lambda g: dict({"key": g.des_key()}, **({"length": g.r.randint(1, 8)} if g.chance(0.5) else {})),
+                  lambda g: dict({"key": g.des_key()}, **({"length": g.r.randint(0, 10)} if g.chance(0.5) else {})),
                   [("key length", replace_len("key", DES_KEY_LENGTHS))], required=["key"]))
     ops.append(Op("psec.des.adjust_key_parity", psec_des.adjust_key_parity, {"key": "hex"},
-                  lambda g: {"key": g.des_key()}))
+                  lambda g: {"key": g.des_key() if g.chance(0.7) else g.data(0, 40)}))
+    ops.append(Op("psec.des.apply_key_variant", psec_des.apply_key_variant, {"key": "hex", "variant": "int"},
+                  lambda g: {"key": g.des_key(), "variant": g.r.randint(0, 31)},
+                  [("key length", replace_len("key", DES_KEY_LENGTHS)),
+                   ("variant", lambda g, a: with_(a, variant=g.choice([-1, 32, 255, -100])))]))
 
     def cbc_mac_valid(g):
-        args = {"key": g.des_key(), "data": g.data(0, 64), "padding": g.choice([1, 2])}
+        aes = g.chance(0.2)
+        args = {"key": g.aes_key() if aes else g.des_key(), "data": g.data(0, 64), "padding": g.choice([1, 2, 3])}
         if g.chance(0.5):
-            args["length"] = g.r.randint(1, 8)
-        if g.chance(0.2):
-            args["algorithm"] = "DES"
+            args["length"] = g.r.randint(1, 16 if aes else 8)
+        if aes or g.chance(0.2):
+            args["algorithm"] = "AES" if aes else "DES"
         return args
     ops.append(Op("psec.mac.generate_cbc_mac", psec_mac.generate_cbc_mac,
                   {"key": "hex", "data": "hex", "padding": "int", "length": "int", "algorithm": "algorithm"},
@@ -495,7 +512,8 @@ def psec_ops():
                   required=["key", "data", "padding"]))
 
     def retail_valid(g):
-        args = {"key1": g.hex(8), "key2": g.hex(8), "data": g.data(0, 64), "padding": g.choice([1, 2])}
+        args = {"key1": g.des_key((8, 8, 8, 16, 24)), "key2": g.des_key((8, 8, 8, 16, 24)), "data": g.data(0, 64),
+                "padding": g.choice([1, 2, 3])}
         if g.chance(0.5):
             args["length"] = g.r.randint(1, 8)
         return args
@@ -505,10 +523,9 @@ def psec_ops():
                                                            g.hex(g.bad_length(DES_KEY_LENGTHS))})),
                    ("padding method", lambda g, a: with_(a, padding=g.choice([0, 4, -1, 9])))],
                   required=["key1", "key2", "data", "padding"]))
-    for name in ("pad_iso_1", "pad_iso_2"):
+    for name in ("pad_iso_1", "pad_iso_2", "pad_iso_3"):
         ops.append(Op(f"psec.mac.{name}", getattr(psec_mac, name), {"data": "hex", "block_size": "int"},
-                      lambda g: dict({"data": g.data(0, 40)}, **({"block_size": 8} if g.chance(0.3) else {})),
-                      required=["data"]))
+                      pad_valid, [("block size", pad_invalid)], required=["data"]))
 
     pin_pan = {"pin": "str", "pan": "str"}
     pin_pan_invalid = [
@@ -524,15 +541,18 @@ def psec_ops():
                             lambda a, block: {"pinblock": block, "pan": a["pan"]},
                             lambda a, block: psec_pinblock.decode_pinblock_iso_3(block, a["pan"])))
 
-    def decode_iso(encode, control, fill):
+    def decode_iso(encode, control, fill, with_pan=True):
         def valid(g):
             pan = g.pan()
-            return {"pinblock": encode(g.pin(), pan).hex().upper(), "pan": pan}
+            args = {"pinblock": encode(g.pin(), pan).hex().upper()}
+            if with_pan:
+                args["pan"] = pan
+            return args
 
         def corrupt(g, a):
             # change one nibble (control, length, a PIN digit or a fill digit) of the clear block
             clear = bytearray(bytes.fromhex(a["pinblock"]))
-            pan_block = b"\x00\x00" + bytes.fromhex(a["pan"][-13:-1])
+            pan_block = b"\x00\x00" + bytes.fromhex(a["pan"][-13:-1]) if with_pan else bytes(8)
             clear = bytearray(x ^ y for x, y in zip(clear, pan_block))
             nibble = g.r.randrange(16)
             value = g.choice([control ^ 1, 0xA, 0xF, 0x3, 0x0, g.r.randrange(16)]) if nibble else g.r.randrange(16)
@@ -540,16 +560,23 @@ def psec_ops():
             clear[nibble // 2] = (clear[nibble // 2] & ~(0xF << shift) & 0xFF) | (value << shift)
             block = bytes(x ^ y for x, y in zip(clear, pan_block))
             return with_(a, pinblock=block.hex().upper())
-        return valid, [
+        invalid = [
             ("corrupted block", corrupt), ("corrupted block", corrupt), ("corrupted block", corrupt),
             ("random block", lambda g, a: with_(a, pinblock=g.hex(8))),
             ("block length", replace_len("pinblock", [8], 20)),
-            ("short PAN", lambda g, a: with_(a, pan=g.digits(g.r.randint(0, 12)))),
         ]
+        if with_pan:
+            invalid.append(("short PAN", lambda g, a: with_(a, pan=g.digits(g.r.randint(0, 12)))))
+        return valid, invalid
 
+    ops.append(Op("psec.pinblock.encode_pinblock_iso_2", psec_pinblock.encode_pinblock_iso_2, {"pin": "str"},
+                  lambda g: {"pin": g.pin()}, [("bad PIN", lambda g, a: with_(a, pin=bad_pin(g)))]))
     valid, invalid = decode_iso(psec_pinblock.encode_pinblock_iso_0, 0, 0xF)
     ops.append(Op("psec.pinblock.decode_pinblock_iso_0", psec_pinblock.decode_pinblock_iso_0,
                   {"pinblock": "hex", "pan": "str"}, valid, invalid))
+    valid, invalid = decode_iso(lambda pin, pan: psec_pinblock.encode_pinblock_iso_2(pin), 2, 0xF, with_pan=False)
+    ops.append(Op("psec.pinblock.decode_pinblock_iso_2", psec_pinblock.decode_pinblock_iso_2,
+                  {"pinblock": "hex"}, valid, invalid))
     valid, invalid = decode_iso(psec_pinblock.encode_pinblock_iso_3, 3, 0xA)
     ops.append(Op("psec.pinblock.decode_pinblock_iso_3", psec_pinblock.decode_pinblock_iso_3,
                   {"pinblock": "hex", "pan": "str"}, valid, invalid))
@@ -627,6 +654,7 @@ def main():
     parser.add_argument("--invalid-share", type=float, default=0.1)
     parser.add_argument("--ops", default=None, help="only operations whose name matches this regex")
     parser.add_argument("--min-ratio", type=float, default=50.0)
+    parser.add_argument("--dump", metavar="FILE", help="also write the request lines to FILE (for profiling)")
     parser.add_argument("--tap", default=os.environ.get("TAP", os.path.join(ROOT, ".build/release/tap")))
     options = parser.parse_args()
     seed = int(options.seed) if options.seed is not None else secrets.randbits(48)
@@ -666,6 +694,9 @@ def main():
         per_op_seconds[op.name] = seconds
         python_seconds += seconds
     payload = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in requests).encode()
+    if options.dump:
+        with open(options.dump, "wb") as file:
+            file.write(payload)
     print(f"generated {len(cases)} cases ({len(requests)} request lines, {len(payload) / 1e6:.1f} MB) "
           f"in {time.perf_counter() - started:.1f} s")
 

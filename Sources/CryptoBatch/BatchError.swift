@@ -76,18 +76,6 @@ public struct BatchError: Error, Hashable, CustomStringConvertible, Sendable {
         self.line = line
     }
 
-    /// Wraps an error thrown by the EMV API, keeping its code and message.
-    public init(wrapping error: any Error) {
-        if let error = error as? BatchError {
-            self = error
-        } else if let coded = error as? any BatchReportable {
-            self.init(.crypto(coded.batchCode), coded.batchMessage)
-        } else {
-            // Unknown error types are not echoed, since their descriptions are not known to be free of secrets.
-            self.init(.crypto("error"), "operation failed")
-        }
-    }
-
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
 
@@ -121,12 +109,4 @@ extension BatchError {
     public static let invalidArgument = BatchError(.invalidArgument, "invalid argument")
     /// Any error with code ``Code/unsupportedArgument``, for matching.
     public static let unsupportedArgument = BatchError(.unsupportedArgument, "unsupported argument")
-}
-
-/// An error whose code and message may be reported on a batch line.
-public protocol BatchReportable: Error {
-    /// The error's code, as reported in the `code` field.
-    var batchCode: String { get }
-    /// The error's message, which must not contain secret values.
-    var batchMessage: String { get }
 }

@@ -1,3 +1,5 @@
+import EMV
+
 /// One operation of the batch interface: a pyemv or psec function, by its Python name, mapped onto the EMV API.
 public struct BatchOperation: Sendable {
     /// The full Python name with its package, such as `pyemv.kd.derive_icc_mk_a`.
@@ -15,12 +17,12 @@ public struct BatchOperation: Sendable {
     }
 }
 
-/// Calls the EMV API, turning whatever it throws into a `BatchError` that keeps the API error's code.
+/// Calls the EMV API, turning its `CryptoError` into a `BatchError` with the same code and message.
 @inline(__always)
-func emv<Result>(_ body: () throws -> Result) throws(BatchError) -> Result {
+func emv<Result>(_ body: () throws(CryptoError) -> Result) throws(BatchError) -> Result {
     do {
         return try body()
     } catch {
-        throw BatchError(wrapping: error)
+        throw BatchError(.crypto(error.code.description), error.message)
     }
 }

@@ -40,13 +40,7 @@ public struct FlatJSONParser: Sendable {
 
     /// Parses one line held in an array (a convenience for tests and small inputs).
     public mutating func parse(_ line: [UInt8]) throws(BatchError) {
-        do {
-            try line.withUnsafeBufferPointer { try parse($0) }
-        } catch let error as BatchError {
-            throw error
-        } catch {
-            throw BatchError(wrapping: error)
-        }
+        try line.withUnsafeBufferPointer { (buffer) throws(BatchError) in try parse(buffer) }
     }
 
     /// The decoded bytes of a key or string value.
