@@ -17,6 +17,8 @@ public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
             case invalidPINBlock
             case invalidPINBlockFormat
             case invalidPINBlockFill
+            case invalidFieldLength
+            case invalidParameter
         }
 
         private let base: Base
@@ -43,6 +45,12 @@ public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let invalidPINBlockFormat = Code(.invalidPINBlockFormat)
         /// A PIN block whose fill digits are not the ones its format prescribes.
         public static let invalidPINBlockFill = Code(.invalidPINBlockFill)
+        /// An EMV data element of the wrong length: ATC, unpredictable number, ARQC, response code, CSU,
+        /// diversification value, issuer application data.
+        public static let invalidFieldLength = Code(.invalidFieldLength)
+        /// A parameter outside what the operation allows: an EMV2000 tree too small for every ATC, an ARPC method
+        /// the cryptogram version does not use.
+        public static let invalidParameter = Code(.invalidParameter)
 
         /// The code's name, such as `invalidKeyLength` (stable: scripts match on it).
         public var description: String { base.rawValue }
@@ -96,4 +104,8 @@ extension CryptoError {
     public static let invalidPINBlockFormat = CryptoError(.invalidPINBlockFormat, "invalid PIN block format")
     /// Any error with code ``Code/invalidPINBlockFill``, for matching.
     public static let invalidPINBlockFill = CryptoError(.invalidPINBlockFill, "invalid PIN block fill")
+    /// Any error with code ``Code/invalidFieldLength``, for matching.
+    public static let invalidFieldLength = CryptoError(.invalidFieldLength, "invalid field length")
+    /// Any error with code ``Code/invalidParameter``, for matching.
+    public static let invalidParameter = CryptoError(.invalidParameter, "invalid parameter")
 }

@@ -86,6 +86,21 @@ enum DESEngine {
         permute(UInt64(l) &<< 32 | UInt64(r), tables.fp)
     }
 
+    /// One single DES operation under the schedule at `schedule`.
+    @inline(__always) @usableFromInline
+    static func des(
+        _ block: UInt64, _ schedule: UnsafePointer<UInt32>, _ tables: DESTables, encrypt: Bool
+    ) -> UInt64 {
+        let sp = UnsafePointer(tables.sp)
+        var (l, r) = initialPermutation(block, tables)
+        if encrypt {
+            encryptRounds(&l, &r, schedule, sp)
+        } else {
+            decryptRounds(&l, &r, schedule, sp)
+        }
+        return finalPermutation(l, r, tables)
+    }
+
     /// Expands a 64-bit DES key (parity bits ignored) into ``scheduleWords`` words at `out`.
     @inline(__always) @usableFromInline
     static func schedule(_ key: UInt64, into out: UnsafeMutablePointer<UInt32>, _ tables: DESTables) {

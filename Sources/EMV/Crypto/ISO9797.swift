@@ -28,8 +28,10 @@ public enum ISO9797 {
     }
 
     /// `data` padded to a multiple of `blockSize` bytes (psec `mac.pad_iso_1/2/3`).
+    ///
+    /// `blockSize` is 8 for DES and 16 for AES; values outside 1...256 are clamped to that range.
     public static func pad(_ data: [UInt8], _ padding: Padding, blockSize: Int = 8) -> [UInt8] {
-        let blockSize = max(1, blockSize)
+        let blockSize = min(max(1, blockSize), 256)
         switch padding {
         case .method1:
             return zeroPadded(data, blockSize)

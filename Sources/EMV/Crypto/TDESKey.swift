@@ -131,17 +131,13 @@ public struct TDESKey: Sendable {
         /// Single DES encryption under one of the key's parts (`k1`, `k2` or `k3`).
         @inline(__always) @usableFromInline
         func desEncrypt(_ block: UInt64, _ schedule: UnsafePointer<UInt32>) -> UInt64 {
-            var (l, r) = DESEngine.initialPermutation(block, tables)
-            DESEngine.encryptRounds(&l, &r, schedule, sp)
-            return DESEngine.finalPermutation(l, r, tables)
+            DESEngine.des(block, schedule, tables, encrypt: true)
         }
 
         /// Single DES decryption under one of the key's parts.
         @inline(__always) @usableFromInline
         func desDecrypt(_ block: UInt64, _ schedule: UnsafePointer<UInt32>) -> UInt64 {
-            var (l, r) = DESEngine.initialPermutation(block, tables)
-            DESEngine.decryptRounds(&l, &r, schedule, sp)
-            return DESEngine.finalPermutation(l, r, tables)
+            DESEngine.des(block, schedule, tables, encrypt: false)
         }
     }
 }

@@ -1,0 +1,59 @@
+/// A card's three ICC master keys (EMV 4.3 Book 2, A1.4): for application cryptograms, for issuer script
+/// integrity (secure messaging MACs) and for issuer script confidentiality.
+///
+/// The card holds them from personalisation; the issuer derives them again from its issuer master keys.
+/// The description never shows key bytes.
+public struct ICCMasterKeys: Sendable, CustomStringConvertible {
+    /// The application cryptogram master key, 16 bytes (pyemv `icc_mk_ac`).
+    public let ac: [UInt8]
+    /// The secure messaging integrity master key, 16 bytes (pyemv `icc_mk_smi`).
+    public let smi: [UInt8]
+    /// The secure messaging confidentiality master key, 16 bytes (pyemv `icc_mk_smc`).
+    public let smc: [UInt8]
+
+    /// The AC master key's halves and schedule, made once because every cryptogram starts from them.
+    let acHalves: DoubleLengthKey
+    let acSchedule: TDESKey
+
+    /// Wraps the card's own keys.
+    /// - Throws: ``CryptoError/invalidKeyLength`` unless each key has 16 bytes.
+    public init(ac: [UInt8], smi: [UInt8], smc: [UInt8]) throws(CryptoError) {
+        acHalves = try DoubleLengthKey(ac, name: "ICC master key for AC")
+        _ = try DoubleLengthKey(smi, name: "ICC master key for SMI")
+        _ = try DoubleLengthKey(smc, name: "ICC master key for SMC")
+        acSchedule = TDESKey(k1: acHalves.left, k2: acHalves.right)
+        self.ac = ac
+        self.smi = smi
+        self.smc = smc
+    }
+
+    /// Derives the three keys from the issuer master keys, as pyemv's `cvn` classes do on construction.
+    ///
+    /// An empty or missing PSN means `"00"` here (pyemv's `psn or "00"`), unlike the ``KeyDerivation``
+    /// functions, where only a missing one does.
+    /// - Parameters:
+    ///   - issuerMasterKeyAC: The issuer master key for application cryptograms (`iss_mk_ac`).
+    ///   - issuerMasterKeySMI: The issuer master key for script integrity (`iss_mk_smi`).
+    ///   - issuerMasterKeySMC: The issuer master key for script confidentiality (`iss_mk_smc`).
+    ///   - pan: The application PAN as text.
+    ///   - psn: The PAN sequence number as text.
+    ///   - option: The derivation method.
+    public init(
+        issuerMasterKeyAC: [UInt8],
+        issuerMasterKeySMI: [UInt8],
+        issuerMasterKeySMC: [UInt8],
+        pan: String,
+        psn: String? = nil,
+        option: KeyDerivation.Option
+    ) throws(CryptoError) {
+        let psn = psn.flatMap { $0.isEmpty ? nil : $0 } ?? "00"
+        try self.init(
+            ac: KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerMasterKeyAC, pan: pan, psn: psn),
+            smi: KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerMasterKeySMI, pan: pan, psn: psn),
+            smc: KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerMasterKeySMC, pan: pan, psn: psn)
+        )
+    }
+
+    /// Names the type only: keys never go to logs.
+    public var description: String { "ICCMasterKeys(<redacted>)" }
+}

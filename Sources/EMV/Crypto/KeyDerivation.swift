@@ -1,0 +1,128 @@
+import Crypto
+
+/// ICC master key derivation from an issuer master key (EMV 4.3 Book 2, Annex A1.4).
+///
+/// The card holds one ICC master key per purpose (application cryptograms, script integrity, script
+/// confidentiality); the issuer re-derives them from its issuer master keys and the card's PAN and PAN sequence
+/// number. Both options follow pyemv 1.5.0 (`pyemv.kd`) exactly, including what it accepts: PAN and PSN are text
+/// of hexadecimal digits (pyemv feeds them to `a2b_hex`, so `A`–`F` pass), and a missing PSN means `"00"`.
+public enum KeyDerivation {
+    /// The two ICC master key derivation methods of EMV Book 2, Annex A1.4.
+    public enum Option: Sendable, Hashable {
+        /// Option A (A1.4.1): the rightmost 16 digits of PAN ‖ PSN.
+        case a
+        /// Option B (A1.4.2): a SHA-1 digest of PAN ‖ PSN when the PAN is longer than 16 digits, else option A.
+        case b
+    }
+
+    /// Derives an ICC master key with option A (EMV 4.3 Book 2, A1.4.1).
+    ///
+    /// Y is the rightmost 16 digits of PAN ‖ PSN, left-padded with zeros; the key is
+    /// TDES(IMK)[Y] ‖ TDES(IMK)[Y ⊕ FF…FF], with odd parity. Same as pyemv `kd.derive_icc_mk_a(iss_mk, pan, psn)`.
+    /// - Parameters:
+    ///   - issuerMasterKey: The issuer master key: 8, 16 or 24 bytes.
+    ///   - pan: The application PAN as text.
+    ///   - psn: The PAN sequence number as text; nil means `"00"` (an empty text stays empty).
+    /// - Returns: The 16-byte ICC master key.
+    /// - Throws: ``CryptoError/invalidPAN`` when the digits used are not hexadecimal,
+    ///   ``CryptoError/invalidKeyLength`` for an issuer master key of another length.
+    public static func iccMasterKeyOptionA(
+        issuerMasterKey: [UInt8],
+        pan: String,
+        psn: String? = nil
+    ) throws(CryptoError) -> [UInt8] {
+        let y = try optionAInput(pan: pan, psn: psn ?? "00")
+        return try derive(issuerMasterKey: issuerMasterKey, y: y)
+    }
+
+    /// Derives an ICC master key with option B (EMV 4.3 Book 2, A1.4.2).
+    ///
+    /// A PAN of 16 digits or fewer uses option A. Otherwise X is PAN ‖ PSN (a zero in front when the PAN has an
+    /// odd number of digits), Y is the first 16 decimal digits of SHA-1(X) in hexadecimal, completed when short by
+    /// its letters a–f decimalised to 0–5, and the key is TDES(IMK)[Y] ‖ TDES(IMK)[Y ⊕ FF…FF] with odd parity.
+    /// Same as pyemv `kd.derive_icc_mk_b(iss_mk, pan, psn)`, which also refuses an odd total of digits.
+    /// - Parameters:
+    ///   - issuerMasterKey: The issuer master key: 8, 16 or 24 bytes.
+    ///   - pan: The application PAN as text.
+    ///   - psn: The PAN sequence number as text; nil means `"00"` (an empty text stays empty).
+    /// - Returns: The 16-byte ICC master key.
+    /// - Throws: ``CryptoError/invalidPAN`` when PAN ‖ PSN is not hexadecimal digits (or, for long PANs, an odd
+    ///   number of them), ``CryptoError/invalidKeyLength`` for an issuer master key of another length.
+    public static func iccMasterKeyOptionB(
+        issuerMasterKey: [UInt8],
+        pan: String,
+        psn: String? = nil
+    ) throws(CryptoError) -> [UInt8] {
+        let y = try optionBInput(pan: pan, psn: psn ?? "00")
+        return try derive(issuerMasterKey: issuerMasterKey, y: y)
+    }
+
+    /// Derives an ICC master key with the given option.
+    public static func iccMasterKey(
+        option: Option,
+        issuerMasterKey: [UInt8],
+        pan: String,
+        psn: String? = nil
+    ) throws(CryptoError) -> [UInt8] {
+        switch option {
+        case .a: try iccMasterKeyOptionA(issuerMasterKey: issuerMasterKey, pan: pan, psn: psn)
+        case .b: try iccMasterKeyOptionB(issuerMasterKey: issuerMasterKey, pan: pan, psn: psn)
+        }
+    }
+
+    /// TDES(IMK)[Y] ‖ TDES(IMK)[~Y] with odd parity.
+    static func derive(issuerMasterKey: [UInt8], y: UInt64) throws(CryptoError) -> [UInt8] {
+        let key = try TDESKey(issuerMasterKey)
+        return DoubleLengthKey(left: key.encrypt(block: y), right: key.encrypt(block: ~y)).withOddParity.bytes
+    }
+
+    /// Y for option A: the rightmost 16 characters of PAN ‖ PSN as hex digits, left-padded with zeros.
+    static func optionAInput(pan: String, psn: String) throws(CryptoError) -> UInt64 {
+        // pyemv slices Python text, so characters are Unicode scalars; those left of the last 16 are not read.
+        let scalars = Array(pan.unicodeScalars) + Array(psn.unicodeScalars)
+        var y: UInt64 = 0
+        for scalar in scalars.suffix(16) {
+            guard let nibble = hexValue(scalar) else {
+                throw CryptoError(.invalidPAN, "PAN and PAN sequence number must be hexadecimal digits")
+            }
+            y = y << 4 | UInt64(nibble)
+        }
+        return y
+    }
+
+    /// Y for option B (falls back to option A for PANs of at most 16 characters).
+    static func optionBInput(pan: String, psn: String) throws(CryptoError) -> UInt64 {
+        let panScalars = Array(pan.unicodeScalars)
+        guard panScalars.count > 16 else { return try optionAInput(pan: pan, psn: psn) }
+        var digits: [UInt8] = panScalars.count % 2 == 1 ? [0] : []
+        for scalar in panScalars + Array(psn.unicodeScalars) {
+            guard let nibble = hexValue(scalar) else {
+                throw CryptoError(.invalidPAN, "PAN and PAN sequence number must be hexadecimal digits")
+            }
+            digits.append(nibble)
+        }
+        guard digits.count % 2 == 0 else {
+            throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
+        }
+        var x: [UInt8] = []
+        x.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            x.append(digits[index] << 4 | digits[index + 1])
+        }
+        return decimalised(Array(Insecure.SHA1.hash(data: x)))
+    }
+
+    /// The first 16 decimal digits of the digest's hex form, then its letters a–f as 0–5 until there are 16.
+    static func decimalised(_ digest: [UInt8]) -> UInt64 {
+        let nibbles = digest.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let ordered = nibbles.filter { $0 < 10 } + nibbles.filter { $0 >= 10 }.map { $0 - 10 }
+        // SHA-1 has 40 nibbles, so there are always 16 to take.
+        return ordered.prefix(16).reduce(0) { $0 << 4 | UInt64($1) }
+    }
+
+    /// The value of one hexadecimal digit, as Python's `a2b_hex` reads it.
+    static func hexValue(_ scalar: Unicode.Scalar) -> UInt8? {
+        guard scalar.isASCII else { return nil }
+        return [UInt8].nibble(UInt8(scalar.value))
+    }
+}
