@@ -13,9 +13,9 @@ The input domain is what the Python functions define, minus inputs on which they
 (the generators keep to these rules, so such cases are never produced):
   - pyemv.tools.encrypt_tdes_* and the cryptography update() they call silently drop a trailing partial block;
     data here is whole blocks, as psec.des (which rejects partial blocks) requires.
-  - MAC and check-value lengths are 1-8 (Python slices any length, even 0 or negative).
-  - pyemv's cvn classes concatenate tags without checking their lengths; tags here have their EMV lengths.
-  - pyemv.mac.mac_iso9797_3 takes single-length (8-byte) key1 and key2, as ISO 9797-1 algorithm 3 defines.
+  - MAC lengths are 1-8 (Python slices any length, even 0 or negative), check-value lengths 0 and up.
+  - Padding block sizes are 1 to 256 (Python also "pads" to negative sizes).
+  - EMV2000 tree heights stay far below Python's recursion limit.
 
 Usage: $VENV/bin/python scripts/differential.py [--seed N] [--cases N] [--ops REGEX] [--min-ratio R]
 Environment: TAP (default .build/release/tap), DIFF_SEED, DIFF_CASES.
@@ -293,6 +293,7 @@ def cvn_ops():
         "VisaCVN10": lambda g: {"cvr": g.hex(4)},
         "VisaCVN18": lambda g: {"tag_9f10": g.hex(g.choice([7, 32, g.r.randint(7, 32)]))},
         "VisaCVN22": lambda g: {"tag_9f10": g.hex(g.choice([7, 32, g.r.randint(7, 32)]))},
+        "InteracCVN133": lambda g: {"tag_9f10": g.hex(g.choice([18, 32, g.r.randint(7, 32)]))},
         "MasterCardCVN16": lambda g: {"cvr": g.hex(6)},
         "MasterCardCVN17": lambda g: {"cvr": g.hex(6), "counters": g.hex(g.choice([0, 8, g.r.randint(0, 16)]))},
         "MasterCardCVN20": lambda g: {"cvr": g.hex(6)},
@@ -301,7 +302,8 @@ def cvn_ops():
     # the tags a session key derivation checks the length of, by CVN
     checked_tags = {"VisaCVN18": ["tag_9f36"], "VisaCVN22": ["tag_9f36"], "MasterCardCVN20": ["tag_9f36"],
                     "MasterCardCVN21": ["tag_9f36"], "MasterCardCVN16": ["tag_9f36", "tag_9f37"],
-                    "MasterCardCVN17": ["tag_9f36", "tag_9f37"], "VisaCVN10": []}
+                    "MasterCardCVN17": ["tag_9f36", "tag_9f37"], "InteracCVN133": ["tag_9f36", "tag_9f37"],
+                    "VisaCVN10": []}
     arpc = {
         "VisaCVN10": ({"tag_9f26": "hex", "arpc_rc": "hex"},
                       lambda g: {"tag_9f26": g.hex(8), "arpc_rc": g.hex(2)}),
@@ -313,18 +315,31 @@ def cvn_ops():
         "MasterCardCVN20": ({"tag_9f26": "hex", "tag_9f36": "hex", "arpc_rc": "hex"},
                             lambda g: {"tag_9f26": g.hex(8), "tag_9f36": g.hex(2), "arpc_rc": g.hex(2)}),
     }
+    arpc["InteracCVN133"] = ({"tag_9f26": "hex", "tag_9f37": "hex", "tag_9f36": "hex", "arpc_rc": "hex"},
+                             lambda g: {"tag_9f26": g.hex(8), "tag_9f37": g.hex(4), "tag_9f36": g.hex(2),
+                                        "arpc_rc": g.hex(2)})
     arpc["VisaCVN22"] = arpc["VisaCVN18"]
     arpc["MasterCardCVN17"] = arpc["MasterCardCVN16"]
     arpc["MasterCardCVN21"] = arpc["MasterCardCVN20"]
     arpc_invalid = {
         "tag_9f26": ("ARQC length", [8]), "arpc_rc": ("ARPC-RC length", [2]), "csu": ("CSU length", [4]),
         "proprietary_auth_data": ("proprietary data length", list(range(9))), "tag_9f36": ("ATC length", [2]),
+        "tag_9f37": ("UN length", [4]),
     }
     for class_name, extra_gen in extra.items():
         extra_params = {name: "hex" for name in extra_gen(Gen(0))}
 
-        def ac_valid(g, extra_gen=extra_gen):
-            return dict(card(g), **tags_visa(g), **extra_gen(g))
+        def ac_valid(g, extra_gen=extra_gen, checked=checked_tags[class_name]):
+            args = dict(card(g), **tags_visa(g), **extra_gen(g))
+            if g.chance(0.1):
+                # pyemv concatenates the tags without checking their lengths, and so do we
+                for name in args:
+                    if name.startswith("tag_") and name not in checked:
+                        args[name] = g.data(0, 8)
+            if g.chance(0.05) and "tag_9f37" in checked:
+                split = g.r.randint(0, 6)  # only ATC + UN = 6 bytes is checked
+                args["tag_9f36"], args["tag_9f37"] = g.hex(split), g.hex(6 - split)
+            return args
 
         ac_invalid = list(card_invalid)
         for tag in checked_tags[class_name]:
@@ -362,8 +377,15 @@ def pad_invalid(g, args):
 
 
 def tree_params(g):
-    height, branch = g.choice([(8, 4), (16, 2), (8, 4), (16, 2), (4, 16), (2, 256), (1, 65535), (5, 10)])
-    return height, branch
+    if g.chance(0.7):
+        return g.choice([(8, 4), (16, 2), (4, 16), (2, 256), (1, 65535), (5, 10), (1, 70000), (3, 41)])
+    if g.chance(0.1):
+        return g.choice([(16, -2), (8, -4), (2, -256)])  # Python's modulo of a negative base: mostly an error
+    branch = g.r.randint(2, 300)
+    height = 1
+    while branch ** height < 65535:
+        height += 1
+    return height + g.r.randint(0, 24), branch
 
 
 def pyemv_ops():
@@ -371,13 +393,17 @@ def pyemv_ops():
     kd_card = {"iss_mk": "hex", "pan": "str", "psn": "str"}
     kd_invalid = [
         ("issuer key length", replace_len("iss_mk", DES_KEY_LENGTHS)),
-        ("non-digit PAN", lambda g, a: with_(a, pan=a["pan"][:-3] + g.choice(["X", "=", "?"]) + a["pan"][-2:])),
+        ("non-digit PAN", lambda g, a: with_(a, pan=a["pan"][:-3] + g.choice(["X", "=", "?", "é", "٣"]) + a["pan"][-2:])),
+        ("non-digit PSN", lambda g, a: with_(a, psn=g.choice(["0X", "-1", "é0"]))),
     ]
 
     def kd_valid(g):
         args = {"iss_mk": g.des_key(), "pan": g.pan(12, 19)}
+        if g.chance(0.1):
+            # pyemv reads PAN and PSN as hex digits of any length
+            args["pan"] = "".join(g.choice("0123456789abcdefABCDEF") for _ in range(g.r.randint(0, 24)))
         if g.chance(0.9):
-            args["psn"] = g.psn()
+            args["psn"] = g.psn() if g.chance(0.9) else g.digits(g.r.randint(0, 3))
         return args
     ops.append(Op("pyemv.kd.derive_icc_mk_a", pyemv_kd.derive_icc_mk_a, kd_card, kd_valid, kd_invalid,
                   required=["iss_mk", "pan"]))
@@ -413,7 +439,7 @@ def pyemv_ops():
         if g.chance(0.7):
             args["padding_type"] = g.choice(["VISA", "EMV"])
         if g.chance(0.5):
-            args["length"] = g.r.randint(4, 8)
+            args["length"] = g.r.randint(4, 8) if g.chance(0.8) else g.r.randint(-10, 12)  # a Python slice
         return args
     ops.append(Op("pyemv.ac.generate_ac", pyemv_ac.generate_ac,
                   {"sk_ac": "hex", "data": "hex", "padding_type": "padding_type", "length": "int"}, ac_valid,
@@ -813,7 +839,8 @@ def check_error_is_clean(answer, args):
         return f"malformed error object {error!r}"
     message = error["message"].upper()
     for name, value in args.items():
-        if name != "op" and isinstance(value, str) and len(value) >= 4 and value.upper() in message:
+        if name not in ("op", "padding_type", "algorithm") and isinstance(value, str) and len(value) >= 4 \
+                and value.upper() in message:
             return f"error message contains the value of `{name}`"
     return None
 
