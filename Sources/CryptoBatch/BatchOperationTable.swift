@@ -43,7 +43,7 @@ public struct BatchOperationTable: Sendable {
     public func operation(named name: ArraySlice<UInt8>) -> BatchOperation? {
         var slot = Self.hash(name) & mask
         while let entry = slots[slot] {
-            if entry.name.elementsEqual(name) { return operations[entry.operation] }
+            if Self.equal(entry.name, name) { return operations[entry.operation] }
             slot = (slot + 1) & mask
         }
         return nil
@@ -61,11 +61,23 @@ public struct BatchOperationTable: Sendable {
         return String(parts[1])
     }
 
+    private static func equal(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for index in 0..<a.count where a[index] != b[index] { return false }
+                return true
+            }
+        }
+    }
+
     /// FNV-1a.
     private static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        bytes.withUnsafeBufferPointer { bytes in
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
         }
         return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }

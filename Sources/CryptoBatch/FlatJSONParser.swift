@@ -2,8 +2,8 @@
 /// batch request line.
 ///
 /// Foundation's JSON decoders allocate a dictionary of boxed values per line; this parser instead fills two
-/// buffers it keeps across lines — the fields, and the decoded text of keys and strings — so a line costs no
-/// allocation once the buffers have grown. It follows RFC 8259 exactly (escapes, surrogate pairs, UTF-8, number
+/// buffers it keeps across lines — the fields, and a copy of the line followed by any string that needed
+/// unescaping — so a line costs no allocation once the buffers have grown. It follows RFC 8259 exactly (escapes, surrogate pairs, UTF-8, number
 /// grammar) and rejects nested values, duplicate keys and anything after the closing brace.
 public struct FlatJSONParser: Sendable {
     /// The fields of the last parsed object, in their order on the line.
@@ -20,7 +20,9 @@ public struct FlatJSONParser: Sendable {
     /// Parses one line, replacing the previous object's fields.
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(BatchError) {
         fields.removeAll(keepingCapacity: true)
+        // Strings without escapes are then ranges of this copy; only escaped ones are decoded after it.
         text.removeAll(keepingCapacity: true)
+        text.append(contentsOf: line)
         var cursor = Cursor(bytes: line)
         cursor.skipWhitespace()
         guard !cursor.atEnd else { throw BatchError(.emptyLine, "empty line") }
@@ -50,21 +52,29 @@ public struct FlatJSONParser: Sendable {
     public func index(of key: StaticString) -> Int? {
         key.withUTF8Buffer { name in
             text.withUnsafeBufferPointer { text in
-                for (position, field) in fields.enumerated() where field.key.count == name.count {
-                    var equal = true
-                    var offset = 0
-                    for byte in name {
-                        if text[field.key.lowerBound + offset] != byte {
-                            equal = false
-                            break
-                        }
-                        offset += 1
-                    }
-                    if equal { return position }
+                for (position, field) in fields.enumerated()
+                where field.key.count == name.count && Self.equal(text, field.key, name) {
+                    return position
                 }
                 return nil
             }
         }
+    }
+
+    @inline(__always)
+    private static func equal(
+        _ text: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        _ other: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var offset = 0
+        var index = range.lowerBound
+        while offset < other.count {
+            if text[index] != other[offset] { return false }
+            offset += 1
+            index += 1
+        }
+        return true
     }
 
     private mutating func parseMembers(_ cursor: inout Cursor) throws(BatchError) {
@@ -94,9 +104,12 @@ public struct FlatJSONParser: Sendable {
     }
 
     private func checkUnique(_ key: Range<Int>, at offset: Int) throws(BatchError) {
-        for field in fields where field.key.count == key.count && text[field.key] == text[key] {
-            throw BatchError(.duplicateKey, "duplicate key at byte \(offset)")
+        let duplicate = text.withUnsafeBufferPointer { text in
+            fields.contains { field in
+                field.key.count == key.count && Self.equal(text, field.key, UnsafeBufferPointer(rebasing: text[key]))
+            }
         }
+        if duplicate { throw BatchError(.duplicateKey, "duplicate key at byte \(offset)") }
     }
 
     private mutating func parseValue(_ cursor: inout Cursor) throws(BatchError) -> JSONValue {
@@ -122,38 +135,50 @@ public struct FlatJSONParser: Sendable {
         }
     }
 
-    /// Decodes a string starting at its opening quote into `text`, returning its range there.
+    /// Reads a string starting at its opening quote and returns its range in `text`: the range of the line's copy
+    /// when it has no escapes (the usual case), else that of its decoded form appended after the copy.
     private mutating func parseString(_ cursor: inout Cursor) throws(BatchError) -> Range<Int> {
-        cursor.index += 1
-        let start = text.count
         let bytes = cursor.bytes
-        while true {
-            // Copy the run of plain ASCII up to the next quote, backslash, control or non-ASCII byte in one go.
-            let runStart = cursor.index
-            var index = runStart
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+        let start = cursor.index + 1
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                cursor.index = index + 1
+                return start..<index
+            } else if byte == UInt8(ascii: "\\") {
+                break
+            } else if byte < 0x20 {
+                throw BatchError.malformed("control character in string", at: index)
+            } else if byte >= 0x80 {
+                index = try Self.endOfUTF8Sequence(bytes, at: index)
+            } else {
                 index += 1
             }
-            if index > runStart {
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            }
-            cursor.index = index
-            guard index < bytes.count else { throw BatchError.malformed("unterminated string", at: index) }
-            let byte = bytes[index]
+        }
+        guard index < bytes.count else { throw BatchError.malformed("unterminated string", at: index) }
+        let decodedStart = text.count
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        cursor.index = index
+        while let byte = cursor.peek {
             switch byte {
             case UInt8(ascii: "\""):
                 cursor.index += 1
-                return start..<text.count
+                return decodedStart..<text.count
             case UInt8(ascii: "\\"):
                 try parseEscape(&cursor)
+            case ..<0x20:
+                throw BatchError.malformed("control character in string", at: cursor.index)
             case 0x80...:
-                try copyUTF8Sequence(&cursor)
+                let end = try Self.endOfUTF8Sequence(bytes, at: cursor.index)
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cursor.index..<end]))
+                cursor.index = end
             default:
-                throw BatchError.malformed("control character in string", at: index)
+                text.append(byte)
+                cursor.index += 1
             }
         }
+        throw BatchError.malformed("unterminated string", at: cursor.index)
     }
 
     private mutating func parseEscape(_ cursor: inout Cursor) throws(BatchError) {
@@ -207,10 +232,8 @@ public struct FlatJSONParser: Sendable {
         }
     }
 
-    /// Copies one well-formed UTF-8 sequence (shortest form, no surrogates, at most U+10FFFF).
-    private mutating func copyUTF8Sequence(_ cursor: inout Cursor) throws(BatchError) {
-        let bytes = cursor.bytes
-        let start = cursor.index
+    /// The end of the well-formed UTF-8 sequence at `start` (shortest form, no surrogates, at most U+10FFFF).
+    private static func endOfUTF8Sequence(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(BatchError) -> Int {
         let lead = bytes[start]
         let length: Int
         var lower: UInt8 = 0x80
@@ -231,8 +254,7 @@ public struct FlatJSONParser: Sendable {
         for index in (start + 2)..<(start + length) where bytes[index] & 0xC0 != 0x80 {
             throw BatchError.malformed("invalid UTF-8", at: start)
         }
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + length)]))
-        cursor.index = start + length
+        return start + length
     }
 }
 
