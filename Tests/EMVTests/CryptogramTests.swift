@@ -27,10 +27,12 @@ import Testing
     @Test func docstringExamples() throws {
         #expect(
             try ApplicationCryptogram.generate(
-                sessionKey: hexBytes("29B33180E567CE38EA4CBC9D753B0E61"), data: hexBytes("0123456789ABCDEF0123456789ABCDEF")
+                sessionKey: hexBytes("29B33180E567CE38EA4CBC9D753B0E61"),
+                data: hexBytes("0123456789ABCDEF0123456789ABCDEF")
             ).hexString == "FA624250B008B59A")
-        let data = hexBytes("000000002000" + "000000000000" + "0124" + "0000008000" + "0124" + "110309" + "00"
-            + "3804823E" + "5800" + "0001")
+        let data = hexBytes(
+            "000000002000" + "000000000000" + "0124" + "0000008000" + "0124" + "110309" + "00"
+                + "3804823E" + "5800" + "0001")
         #expect(
             try ApplicationCryptogram.generate(sessionKey: hexBytes("AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBB"), data: data)
                 .hexString == "3B76CF10FECD8789")
@@ -46,9 +48,11 @@ import Testing
             psn: "00"
         )
         let data = CryptogramData(
-            amountAuthorized: hexBytes("000000009999"), amountOther: hexBytes("000000000000"), terminalCountryCode: hexBytes("0840"),
+            amountAuthorized: hexBytes("000000009999"), amountOther: hexBytes("000000000000"),
+            terminalCountryCode: hexBytes("0840"),
             terminalVerificationResults: hexBytes("8000048000"), transactionCurrencyCode: hexBytes("0840"),
-            transactionDate: hexBytes("991231"), transactionType: hexBytes("01"), unpredictableNumber: hexBytes("52BF4585"),
+            transactionDate: hexBytes("991231"), transactionType: hexBytes("01"),
+            unpredictableNumber: hexBytes("52BF4585"),
             applicationInterchangeProfile: hexBytes("1800"), applicationTransactionCounter: hexBytes("0FFF"),
             issuerApplicationData: hexBytes("06011203A0B800")
         )
@@ -76,7 +80,8 @@ import Testing
 
     /// test_cvn_hsm.py's Visa transaction (ATC 001C).
     static let visaData = CryptogramData(
-        amountAuthorized: hexBytes("000000004000"), amountOther: hexBytes("000000000000"), terminalCountryCode: hexBytes("0124"),
+        amountAuthorized: hexBytes("000000004000"), amountOther: hexBytes("000000000000"),
+        terminalCountryCode: hexBytes("0124"),
         terminalVerificationResults: hexBytes("8000048000"), transactionCurrencyCode: hexBytes("0124"),
         transactionDate: hexBytes("191105"), transactionType: hexBytes("01"), unpredictableNumber: hexBytes("52BF4585"),
         applicationInterchangeProfile: hexBytes("1800"), applicationTransactionCounter: hexBytes("001C"),
@@ -85,7 +90,8 @@ import Testing
 
     /// test_cvn_hsm.py's Mastercard and Interac transaction (ATC 001C, UN ABCDEF12).
     static let mastercardData = CryptogramData(
-        amountAuthorized: hexBytes("000000009999"), amountOther: hexBytes("000000000000"), terminalCountryCode: hexBytes("0124"),
+        amountAuthorized: hexBytes("000000009999"), amountOther: hexBytes("000000000000"),
+        terminalCountryCode: hexBytes("0124"),
         terminalVerificationResults: hexBytes("8000000000"), transactionCurrencyCode: hexBytes("0124"),
         transactionDate: hexBytes("209906"), transactionType: hexBytes("00"), unpredictableNumber: hexBytes("ABCDEF12"),
         applicationInterchangeProfile: hexBytes("1800"), applicationTransactionCounter: hexBytes("001C"),
@@ -115,8 +121,9 @@ import Testing
         #expect(try kcv(card.iccMasterKeys.smi) == "F010")
         #expect(try kcv(card.iccMasterKeys.smc) == "B154")
         let data = example.version.number < 0x10 || example.version == .visa18 ? Self.visaData : Self.mastercardData
-        #expect(try kcv(card.acSessionKey(atc: hexBytes("001C"), unpredictableNumber: data.unpredictableNumber))
-            == example.sessionKeyKCV)
+        #expect(
+            try kcv(card.acSessionKey(atc: hexBytes("001C"), unpredictableNumber: data.unpredictableNumber))
+                == example.sessionKeyKCV)
         let arqc = try card.generateAC(data)
         #expect(arqc.hexString == example.arqc)
         #expect(try card.verifyAC(hexBytes(example.arqc), data: data))
@@ -172,7 +179,8 @@ import Testing
     }
 
     @Test func dataLayoutPerVersion() {
-        let common = "000000004000" + "000000000000" + "0124" + "8000048000" + "0124" + "191105" + "01" + "52BF4585"
+        let common =
+            "000000004000" + "000000000000" + "0124" + "8000048000" + "0124" + "191105" + "01" + "52BF4585"
             + "1800" + "001C"
         #expect(Self.visaData.bytes(for: .visa10).hexString == common + "03A06010")
         #expect(Self.visaData.bytes(for: .visa18).hexString == common + "06011203A0B800")

@@ -144,7 +144,10 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
         let key = try KeyDerivation.iccMasterKeyOptionB(issuerMasterKey: Self.issuerKey, pan: "1234567890123456789")
         #expect(key.hasOddParity)
         #expect(try SessionKey.common(iccMasterKey: key, atc: hexBytes("0001")).hasOddParity)
-        #expect(try SessionKey.mastercard(iccMasterKey: key, atc: hexBytes("0001"), unpredictableNumber: hexBytes("01020304"))
+        #expect(
+            try SessionKey.mastercard(
+                iccMasterKey: key, atc: hexBytes("0001"), unpredictableNumber: hexBytes("01020304")
+            )
             .hasOddParity)
     }
 
@@ -157,7 +160,8 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
         #expect(mastercard == common)
         // Like pyemv's CVN classes, only the total of 6 bytes matters.
         #expect(
-            try SessionKey.mastercard(iccMasterKey: key, atc: hexBytes("001C00"), unpredictableNumber: hexBytes("00ABCD"))
+            try SessionKey.mastercard(
+                iccMasterKey: key, atc: hexBytes("001C00"), unpredictableNumber: hexBytes("00ABCD"))
                 == SessionKey.common(iccMasterKey: key, diversification: hexBytes("001C00000000ABCD")))
     }
 
@@ -168,7 +172,8 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
             try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: hexBytes("0123456789AB"), pan: "1234567890123456")
         }
         #expect(throws: CryptoError.invalidKeyLength) {
-            try SessionKey.common(iccMasterKey: hexBytes("0123456789ABCDEF"), diversification: hexBytes("0000000000000000"))
+            try SessionKey.common(
+                iccMasterKey: hexBytes("0123456789ABCDEF"), diversification: hexBytes("0000000000000000"))
         }
         #expect(throws: CryptoError.invalidKeyLength) {
             try SessionKey.visaSecureMessaging(iccMasterKey: [], atc: hexBytes("0001"))
@@ -196,7 +201,9 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
         #expect(throws: CryptoError.invalidFieldLength) {
             try SessionKey.common(iccMasterKey: key, diversification: hexBytes("00000000000000"))
         }
-        #expect(throws: CryptoError.invalidFieldLength) { try SessionKey.common(iccMasterKey: key, atc: hexBytes("000001")) }
+        #expect(throws: CryptoError.invalidFieldLength) {
+            try SessionKey.common(iccMasterKey: key, atc: hexBytes("000001"))
+        }
         #expect(throws: CryptoError.invalidFieldLength) {
             try SessionKey.mastercard(iccMasterKey: key, atc: hexBytes("0001"), unpredictableNumber: hexBytes("010203"))
         }
@@ -213,7 +220,8 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
         }
         for (height, branchFactor) in [(15, 2), (8, 3), (0, 4), (-1, 4), (8, 1), (8, 0), (3, -41)] {
             #expect(throws: CryptoError.invalidParameter) {
-                try SessionKey.emv2000Tree(iccMasterKey: key, atc: hexBytes("0001"), height: height, branchFactor: branchFactor)
+                try SessionKey.emv2000Tree(
+                    iccMasterKey: key, atc: hexBytes("0001"), height: height, branchFactor: branchFactor)
             }
         }
         // A negative branch factor passes pyemv's size check with an even height, then fails on a negative index.

@@ -366,6 +366,33 @@ def pin_vectors():
                        ("decode_pinblock_iso_3", psec.pinblock.decode_pinblock_iso_3)]:
             checks.append({"op": op, "block": good.hex().upper(), "pan": bad_pan, **outcome(fn, good, bad_pan)})
 
+    # Random near-valid clear fields: each nibble usually right for its place, sometimes not.
+    def near_valid(control, fill):
+        length = rng.choice([rng.randint(4, 12)] * 5 + [rng.randint(0, 15)])
+        nibbles = [control if rng.random() < 0.9 else rng.randint(0, 15), length]
+        for index in range(14):
+            if index < length:
+                nibbles.append(rng.randint(0, 9) if rng.random() < 0.97 else rng.randint(10, 15))
+            else:
+                nibbles.append(fill() if rng.random() < 0.97 else rng.randint(0, 15))
+        return "".join("%X" % n for n in nibbles)
+
+    for _ in range(150):
+        pan_r = rand_pan()
+        pan_block_r = int("0000" + pan_r[-13:-1], 16)
+        for op, fn, control, fill in [
+            ("decode_pinblock_iso_0", psec.pinblock.decode_pinblock_iso_0, 0, lambda: 15),
+            ("decode_pinblock_iso_3", psec.pinblock.decode_pinblock_iso_3, 3, lambda: rng.randint(10, 15)),
+        ]:
+            block = (int(near_valid(control, fill), 16) ^ pan_block_r).to_bytes(8, "big")
+            checks.append({"op": op, "block": block.hex().upper(), "pan": pan_r, **outcome(fn, block, pan_r)})
+        clear = bytes.fromhex(near_valid(2, lambda: 15))
+        checks.append({"op": "decode_pinblock_iso_2", "block": clear.hex().upper(),
+                       **outcome(psec.pinblock.decode_pinblock_iso_2, clear)})
+        field = bytes.fromhex(near_valid(4, lambda: 10)) + rand_bytes(8)
+        checks.append({"op": "decode_pin_field_iso_4", "pin_field": field.hex().upper(),
+                       **outcome(psec.pinblock.decode_pin_field_iso_4, field)})
+
     fields = ["441234AAAAAAAAAA548ED7FD65495950", "441234AAAAAAAAAA0000000000000000",
               "341234AAAAAAAAAA0000000000000000",
               "431234AAAAAAAAAA0000000000000000", "4D1234AAAAAAAAAA0000000000000000",

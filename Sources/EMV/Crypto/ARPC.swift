@@ -79,8 +79,7 @@ public enum ARPC {
         try CryptoError.checkLength(arqc, 8, "ARQC")
         try CryptoError.checkLength(responseCode, 2, "ARPC response code")
         let padded = UInt64(responseCode[0]) << 56 | UInt64(responseCode[1]) << 48
-        let tdes = TDESKey(k1: key.left, k2: key.right)
-        return BigEndianBlock.bytes(tdes.encrypt(block: BigEndianBlock.load(arqc) ^ padded))
+        return BigEndianBlock.bytes(key.schedule.encrypt(block: BigEndianBlock.load(arqc) ^ padded))
     }
 
     /// Method 2 under a key already split into halves.

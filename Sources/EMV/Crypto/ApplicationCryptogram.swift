@@ -63,7 +63,7 @@ public enum ApplicationCryptogram {
     static func mac(_ key: DoubleLengthKey, data: [UInt8], padding: Padding) throws(CryptoError) -> [UInt8] {
         try ISO9797.mac(
             algorithm: .algorithm3,
-            key: TDESKey(k1: key.left, k2: key.right),
+            key: key.schedule,
             data: data,
             padding: padding.iso9797
         )

@@ -104,6 +104,6 @@ public enum CVC3 {
     static func cvc3(_ key: DoubleLengthKey, iv: UInt16, atc: [UInt8], unpredictableNumber un: [UInt8]) -> UInt16 {
         // Loading 4 or 2 bytes gives their value in the low bits.
         let block = UInt64(iv) << 48 | BigEndianBlock.load(un) << 16 | BigEndianBlock.load(atc)
-        return UInt16(truncatingIfNeeded: TDESKey(k1: key.left, k2: key.right).encrypt(block: block))
+        return UInt16(truncatingIfNeeded: key.schedule.encrypt(block: block))
     }
 }

@@ -44,16 +44,7 @@ enum DESEngine {
     static func encryptRounds(
         _ l: inout UInt32, _ r: inout UInt32, _ k: UnsafePointer<UInt32>, _ sp: UnsafePointer<UInt32>
     ) {
-        var a = l
-        var b = r
-        var i = 0
-        while i < 32 {
-            a ^= f(b, k[i], k[i | 1], sp)
-            b ^= f(a, k[i | 2], k[i | 3], sp)
-            i &+= 4
-        }
-        l = b
-        r = a
+        rounds(&l, &r, k, sp, decrypt: false)
     }
 
     /// Sixteen decryption rounds (subkeys in reverse order); same conventions as ``encryptRounds``.
@@ -61,13 +52,26 @@ enum DESEngine {
     static func decryptRounds(
         _ l: inout UInt32, _ r: inout UInt32, _ k: UnsafePointer<UInt32>, _ sp: UnsafePointer<UInt32>
     ) {
+        rounds(&l, &r, k, sp, decrypt: true)
+    }
+
+    /// The sixteen rounds, two per iteration; `decrypt` is a constant at every call site, so it folds away.
+    @inline(__always) @usableFromInline
+    static func rounds(
+        _ l: inout UInt32, _ r: inout UInt32, _ k: UnsafePointer<UInt32>, _ sp: UnsafePointer<UInt32>,
+        decrypt: Bool
+    ) {
         var a = l
         var b = r
-        var i = 28
-        while i >= 0 {
-            a ^= f(b, k[i | 2], k[i | 3], sp)
-            b ^= f(a, k[i], k[i | 1], sp)
-            i &-= 4
+        // Each round uses a pair of words; decryption walks the pairs from the last one back.
+        var i = decrypt ? 28 : 0
+        let step = decrypt ? -4 : 4
+        let first = decrypt ? 2 : 0
+        let second = decrypt ? 0 : 2
+        for _ in 0..<8 {
+            a ^= f(b, k[i &+ first], k[i &+ first &+ 1], sp)
+            b ^= f(a, k[i &+ second], k[i &+ second &+ 1], sp)
+            i &+= step
         }
         l = b
         r = a

@@ -14,11 +14,15 @@ struct DoubleLengthKey: Sendable, Hashable {
     /// - Throws: ``CryptoError/invalidKeyLength`` when `bytes` is not 16 bytes long.
     init(_ bytes: [UInt8], name: String) throws(CryptoError) {
         guard bytes.count == 16 else {
-            throw CryptoError(.invalidKeyLength, "\(name) must be a double-length DES key of 16 bytes, got \(bytes.count)")
+            throw CryptoError(
+                .invalidKeyLength, "\(name) must be a double-length DES key of 16 bytes, got \(bytes.count)")
         }
         left = BigEndianBlock.load(bytes[0..<8])
         right = BigEndianBlock.load(bytes[8..<16])
     }
+
+    /// The TDES key (K1 K2 K1) with its schedules.
+    var schedule: TDESKey { TDESKey(k1: left, k2: right) }
 
     /// The 16 key bytes.
     var bytes: [UInt8] { BigEndianBlock.bytes(left) + BigEndianBlock.bytes(right) }

@@ -21,7 +21,7 @@ public struct ICCMasterKeys: Sendable, CustomStringConvertible {
         acHalves = try DoubleLengthKey(ac, name: "ICC master key for AC")
         _ = try DoubleLengthKey(smi, name: "ICC master key for SMI")
         _ = try DoubleLengthKey(smc, name: "ICC master key for SMC")
-        acSchedule = TDESKey(k1: acHalves.left, k2: acHalves.right)
+        acSchedule = acHalves.schedule
         self.ac = ac
         self.smi = smi
         self.smc = smc

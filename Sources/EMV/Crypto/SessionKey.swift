@@ -18,7 +18,7 @@ public enum SessionKey {
     ///   - diversification: R, 8 bytes.
     /// - Returns: The 16-byte session key.
     public static func common(iccMasterKey: [UInt8], diversification: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let masterKey = try TDESKey(DoubleLengthKey(iccMasterKey, name: "ICC master key").bytes)
+        let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key").schedule
         let r = try diversificationBlock(diversification)
         return common(masterKey, r: r).bytes
     }
@@ -30,7 +30,7 @@ public enum SessionKey {
     ///   - atc: The application transaction counter (tag 9F36), 2 bytes.
     /// - Returns: The 16-byte session key.
     public static func common(iccMasterKey: [UInt8], atc: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let masterKey = try TDESKey(DoubleLengthKey(iccMasterKey, name: "ICC master key").bytes)
+        let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key").schedule
         return common(masterKey, r: try atcDiversification(atc)).bytes
     }
 
@@ -48,7 +48,7 @@ public enum SessionKey {
         atc: [UInt8],
         unpredictableNumber: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
-        let masterKey = try TDESKey(DoubleLengthKey(iccMasterKey, name: "ICC master key").bytes)
+        let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key").schedule
         return common(masterKey, r: try mastercardDiversification(atc: atc, unpredictableNumber: unpredictableNumber))
             .bytes
     }
@@ -185,7 +185,7 @@ public enum SessionKey {
             throw CryptoError(.invalidParameter, "EMV2000 tree index is negative for this branch factor")
         }
         let mask = UInt64(remainder)
-        let key = try TDESKey(x.bytes)
+        let key = x.schedule
         return DoubleLengthKey(
             left: key.encrypt(block: y.left ^ mask),
             right: key.encrypt(block: y.right ^ mask ^ 0xF0)
