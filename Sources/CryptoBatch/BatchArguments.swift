@@ -4,15 +4,22 @@
 /// operation does not take — as Python rejects an unexpected keyword argument.
 public struct BatchArguments {
     private let parser: FlatJSONParser
+    private let pool: ArgumentPool
     private var used: UInt64
 
     /// Wraps the parsed request; the fields at `reserved` and `alsoReserved` (`op`, `id`) count as used.
-    init(_ parser: FlatJSONParser, reserved: Int, alsoReserved: Int?) throws(BatchError) {
-        guard parser.fields.count <= 64 else { throw BatchError(.unsupportedValue, "more than 64 fields") }
+    init(_ parser: FlatJSONParser, pool: ArgumentPool, reserved: Int, alsoReserved: Int?) throws(BatchError) {
+        guard parser.fields.count <= ArgumentPool.slots else {
+            throw BatchError(.unsupportedValue, "more than \(ArgumentPool.slots) fields")
+        }
         self.parser = parser
+        self.pool = pool
         used = 1 << UInt64(reserved)
         if let alsoReserved { used |= 1 << UInt64(alsoReserved) }
     }
+
+    /// The random source for operations with random fill (ISO 9564 formats 3 and 4).
+    var random: BufferedSystemRandom { pool.random }
 
     /// A required byte string given as hex.
     public mutating func bytes(_ name: StaticString) throws(BatchError) -> [UInt8] {
@@ -22,11 +29,18 @@ public struct BatchArguments {
 
     /// An optional byte string given as hex; absent or null gives nil.
     public mutating func optionalBytes(_ name: StaticString) throws(BatchError) -> [UInt8]? {
-        guard let range = try optionalStringRange(name) else { return nil }
-        guard let bytes = Self.decodeHex(parser.bytes(range)) else {
-            throw BatchError(.invalidArgument, "argument `\(name)` is not an even number of hex digits")
+        guard let (index, value) = lookup(name) else { return nil }
+        switch value {
+        case .null:
+            return nil
+        case .string(let range):
+            guard let bytes = pool.decodeHex(parser.bytes(range), slot: index) else {
+                throw BatchError(.invalidArgument, "argument `\(name)` is not an even number of hex digits")
+            }
+            return bytes
+        default:
+            throw Self.wrongType(name, expected: "a string", got: value)
         }
-        return bytes
     }
 
     /// A required string.
@@ -49,7 +63,7 @@ public struct BatchArguments {
 
     /// An optional integer; absent or null gives nil.
     public mutating func optionalInt(_ name: StaticString) throws(BatchError) -> Int? {
-        switch lookup(name) {
+        switch lookup(name)?.value {
         case nil, .null?: return nil
         case .number(let value?)?: return value
         case let value?: throw Self.wrongType(name, expected: "an integer", got: value)
@@ -65,17 +79,17 @@ public struct BatchArguments {
     }
 
     private mutating func optionalStringRange(_ name: StaticString) throws(BatchError) -> Range<Int>? {
-        switch lookup(name) {
+        switch lookup(name)?.value {
         case nil, .null?: return nil
         case .string(let range)?: return range
         case let value?: throw Self.wrongType(name, expected: "a string", got: value)
         }
     }
 
-    private mutating func lookup(_ name: StaticString) -> JSONValue? {
+    private mutating func lookup(_ name: StaticString) -> (index: Int, value: JSONValue)? {
         guard let index = parser.index(of: name) else { return nil }
         used |= 1 << UInt64(index)
-        return parser.fields[index].value
+        return (index, parser.fields[index].value)
     }
 
     private static func missing(_ name: StaticString) -> BatchError {
@@ -85,28 +99,51 @@ public struct BatchArguments {
     private static func wrongType(_ name: StaticString, expected: String, got value: JSONValue) -> BatchError {
         BatchError(.invalidArgument, "argument `\(name)` must be \(expected), not \(value.typeName)")
     }
+}
 
-    /// Decodes hex digits (either case, no separators); nil for an odd count or a non-hex character.
-    static func decodeHex(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+/// Byte buffers reused from line to line for hex arguments, one per field position.
+///
+/// A fresh `[UInt8]` costs tens of nanoseconds (allocation and generic metadata lookup), and a cryptogram request
+/// has over a dozen hex fields; once an operation is done with its arguments their buffers are uniquely
+/// referenced again, so the next line decodes into them without allocating.
+final class ArgumentPool {
+    /// The most fields a request may have.
+    static let slots = 64
+
+    /// The processor's random source, kept here with its other per-thread state.
+    let random = BufferedSystemRandom()
+    private var buffers = [[UInt8]](repeating: [], count: slots)
+    private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
+
+    deinit { scratch.deallocate() }
+
+    /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
+    /// a non-hex character.
+    func decodeHex(_ text: ArraySlice<UInt8>, slot: Int) -> [UInt8]? {
         guard text.count % 2 == 0 else { return nil }
-        return text.withUnsafeBufferPointer { digits -> [UInt8]? in
-            var valid = true
-            let bytes = [UInt8](unsafeUninitializedCapacity: digits.count / 2) { buffer, count in
-                var index = 0
-                while index < digits.count {
-                    let high = hexNibble[Int(digits[index])]
-                    let low = hexNibble[Int(digits[index + 1])]
-                    if (high | low) & 0x80 != 0 {
-                        valid = false
-                        break
-                    }
-                    buffer[index / 2] = high << 4 | low
-                    index += 2
-                }
-                count = valid ? digits.count / 2 : 0
-            }
-            return valid ? bytes : nil
+        let count = text.count / 2
+        if scratch.count < count {
+            scratch.deallocate()
+            scratch = .allocate(capacity: count)
         }
+        let scratch = scratch
+        let valid = text.withUnsafeBufferPointer { digits in
+            hexNibble.withUnsafeBufferPointer { nibble in
+                var index = 0
+                while index < count {
+                    let high = nibble[Int(digits[2 * index])]
+                    let low = nibble[Int(digits[2 * index + 1])]
+                    if (high | low) & 0x80 != 0 { return false }
+                    scratch[index] = high << 4 | low
+                    index += 1
+                }
+                return true
+            }
+        }
+        guard valid else { return nil }
+        buffers[slot].removeAll(keepingCapacity: true)
+        buffers[slot].append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
+        return buffers[slot]
     }
 }
 

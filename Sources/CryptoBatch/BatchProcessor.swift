@@ -9,6 +9,7 @@ public struct BatchProcessor {
     public var output: BatchOutput
     private let table: BatchOperationTable
     private var parser = FlatJSONParser()
+    private let pool = ArgumentPool()
     private var carry: [UInt8] = []
 
     /// Makes a processor over the given operations (by default every operation this module provides).
@@ -73,7 +74,7 @@ public struct BatchProcessor {
             else {
                 throw BatchError(.unknownOperation, "`op` does not name a known operation")
             }
-            var arguments = try BatchArguments(parser, reserved: opIndex, alsoReserved: idIndex)
+            var arguments = try BatchArguments(parser, pool: pool, reserved: opIndex, alsoReserved: idIndex)
             let value = try operation.run(&arguments)
             try arguments.checkAllUsed()
             output.writeResult(value, id: id)

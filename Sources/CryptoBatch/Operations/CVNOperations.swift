@@ -40,19 +40,27 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
 }
 
 /// The card of the pyemv constructor `Class(iss_mk_ac, iss_mk_smi, iss_mk_smc, pan, psn=None)`.
+///
+/// `generate_ac` and `generate_arpc` use only the AC master key, so only that one is derived; the SMI and SMC
+/// issuer keys are checked as their derivation would check them (a DES key of 8, 16 or 24 bytes; the PAN and PSN
+/// are the AC derivation's), which keeps every error pyemv's constructor raises without two unused derivations.
 private func cardCryptograms(
     _ args: inout BatchArguments,
     _ version: CryptogramVersion
 ) throws(BatchError) -> CardCryptograms {
-    let ac = try args.bytes("iss_mk_ac")
-    let smi = try args.bytes("iss_mk_smi")
-    let smc = try args.bytes("iss_mk_smc")
+    let issuerKeyAC = try args.bytes("iss_mk_ac")
+    let issuerKeySMI = try args.bytes("iss_mk_smi")
+    let issuerKeySMC = try args.bytes("iss_mk_smc")
     let pan = try args.string("pan")
-    let psn = try args.optionalString("psn")
+    // pyemv's classes take `psn or "00"`: an empty PSN too means "00" (unlike the kd functions).
+    let psn = try args.optionalString("psn").flatMap { $0.isEmpty ? nil : $0 } ?? "00"
     return try emv { () throws(CryptoError) in
-        try CardCryptograms(
-            version: version, issuerMasterKeyAC: ac, issuerMasterKeySMI: smi, issuerMasterKeySMC: smc, pan: pan, psn: psn
+        let ac = try KeyDerivation.iccMasterKey(
+            option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, pan: pan, psn: psn
         )
+        _ = try TDESKey(issuerKeySMI)
+        _ = try TDESKey(issuerKeySMC)
+        return CardCryptograms(version: version, iccMasterKeys: try ICCMasterKeys(ac: ac, smi: ac, smc: ac))
     }
 }
 

@@ -74,7 +74,8 @@ private let psecPINBlockOperations: [BatchOperation] = [
     BatchOperation("psec.pinblock.encode_pinblock_iso_3") { args throws(BatchError) in
         let pin = try args.string("pin")
         let pan = try args.string("pan")
-        return .bytes(try emv { () throws(CryptoError) in try PINBlock.encodeISO3(pin: pin, pan: pan) })
+        var random = args.random
+        return .bytes(try emv { () throws(CryptoError) in try PINBlock.encodeISO3(pin: pin, pan: pan, using: &random) })
     },
     BatchOperation("psec.pinblock.decode_pinblock_iso_3") { args throws(BatchError) in
         let block = try args.bytes("pinblock")
@@ -83,7 +84,8 @@ private let psecPINBlockOperations: [BatchOperation] = [
     },
     BatchOperation("psec.pinblock.encode_pin_field_iso_4") { args throws(BatchError) in
         let pin = try args.string("pin")
-        return .bytes(try emv { () throws(CryptoError) in try PINBlock.encodeISO4PINField(pin: pin) })
+        var random = args.random
+        return .bytes(try emv { () throws(CryptoError) in try PINBlock.encodeISO4PINField(pin: pin, using: &random) })
     },
     BatchOperation("psec.pinblock.encode_pan_field_iso_4") { args throws(BatchError) in
         let pan = try args.string("pan")
@@ -97,7 +99,10 @@ private let psecPINBlockOperations: [BatchOperation] = [
         let key = try args.bytes("key")
         let pin = try args.string("pin")
         let pan = try args.string("pan")
-        return .bytes(try emv { () throws(CryptoError) in try PINBlock.encipherISO4(pin: pin, pan: pan, key: key) })
+        var random = args.random
+        return .bytes(
+            try emv { () throws(CryptoError) in try PINBlock.encipherISO4(pin: pin, pan: pan, key: key, using: &random) }
+        )
     },
     BatchOperation("psec.pinblock.decipher_pinblock_iso_4") { args throws(BatchError) in
         let key = try args.bytes("key")
