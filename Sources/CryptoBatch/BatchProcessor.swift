@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Runs a stream of JSON request lines and writes exactly one JSON result line per request line.
 ///
 /// Feed it chunks of any size with `consume(_:)` (lines may span chunks), call `finish()` at the end of input, and
@@ -21,23 +27,28 @@ public struct BatchProcessor {
     /// Processes every complete line in `chunk`, keeping a trailing partial line for the next chunk.
     public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         var start = 0
-        var index = 0
-        while index < chunk.count {
-            if chunk[index] == 0x0A {
-                let line = UnsafeBufferPointer(rebasing: chunk[start..<index])
-                if carry.isEmpty {
-                    process(line: line)
-                } else {
-                    carry.append(contentsOf: line)
-                    processCarry()
-                }
-                start = index + 1
+        while let index = Self.newline(in: chunk, from: start) {
+            let line = UnsafeBufferPointer(rebasing: chunk[start..<index])
+            if carry.isEmpty {
+                process(line: line)
+            } else {
+                carry.append(contentsOf: line)
+                processCarry()
             }
-            index += 1
+            start = index + 1
         }
         if start < chunk.count {
             carry.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start...]))
         }
+    }
+
+    /// The index of the next newline at or after `start` (memchr: vectorised by the C library).
+    @inline(__always)
+    private static func newline(in chunk: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < chunk.count, let base = chunk.baseAddress,
+            let found = memchr(base + start, 0x0A, chunk.count - start)
+        else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// Processes the last line when the input did not end with a newline.

@@ -141,6 +141,14 @@ public struct FlatJSONParser: Sendable {
         let bytes = cursor.bytes
         let start = cursor.index + 1
         var index = start
+        if let base = bytes.baseAddress {
+            // Skip plain characters eight at a time; the byte loop below then finds what stopped the scan.
+            while index + 8 <= bytes.count,
+                !Self.hasSpecialByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -179,6 +187,19 @@ public struct FlatJSONParser: Sendable {
             }
         }
         throw BatchError.malformed("unterminated string", at: cursor.index)
+    }
+
+    /// Whether any byte of `word` is a quote, a backslash, a control character or non-ASCII (SWAR).
+    @inline(__always)
+    private static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        let control = word &- ones &* 0x20
+        return (quoteZero | backslashZero | control | word) & highs != 0
     }
 
     private mutating func parseEscape(_ cursor: inout Cursor) throws(BatchError) {

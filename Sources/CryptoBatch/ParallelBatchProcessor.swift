@@ -18,7 +18,10 @@ public final class ParallelBatchProcessor {
 
     /// Answers every line of `lines`, which must be whole lines (each ending with a newline), and hands the
     /// answers to `write` in order, in as few pieces as there are workers.
-    public func process(lines: UnsafeBufferPointer<UInt8>, write: ([UInt8]) throws -> Void) rethrows {
+    public func process(
+        lines: UnsafeBufferPointer<UInt8>,
+        write: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
         guard !lines.isEmpty else { return }
         let parts = split(lines)
         if parts.count == 1 {
@@ -33,16 +36,19 @@ public final class ParallelBatchProcessor {
             }
         }
         for index in parts.indices {
-            try write(processors[index].output.bytes)
+            try processors[index].output.withBytes(write)
             processors[index].output.removeAll()
         }
     }
 
     /// Answers a last line that has no newline after it.
-    public func finish(lastLine: UnsafeBufferPointer<UInt8>, write: ([UInt8]) throws -> Void) rethrows {
+    public func finish(
+        lastLine: UnsafeBufferPointer<UInt8>,
+        write: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
         processors[0].consume(lastLine)
         processors[0].finish()
-        try write(processors[0].output.bytes)
+        try processors[0].output.withBytes(write)
         processors[0].output.removeAll()
     }
 

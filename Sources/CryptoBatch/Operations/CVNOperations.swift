@@ -58,9 +58,16 @@ private func cardCryptograms(
         let ac = try KeyDerivation.iccMasterKey(
             option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, pan: pan, psn: psn
         )
-        _ = try TDESKey(issuerKeySMI)
-        _ = try TDESKey(issuerKeySMC)
+        try checkDESKeyLength(issuerKeySMI)
+        try checkDESKeyLength(issuerKeySMC)
         return CardCryptograms(version: version, iccMasterKeys: try ICCMasterKeys(ac: ac, smi: ac, smc: ac))
+    }
+}
+
+/// The check `TDESKey.init` makes, without building the key schedule.
+private func checkDESKeyLength(_ key: [UInt8]) throws(CryptoError) {
+    guard key.count == 8 || key.count == 16 || key.count == 24 else {
+        throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(key.count)")
     }
 }
 

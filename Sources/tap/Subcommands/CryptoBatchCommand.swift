@@ -54,18 +54,16 @@ extension Tap {
         private static let roundSize = 8 << 20
 
         /// Writes all of `bytes` to standard output, retrying short and interrupted writes.
-        private static func write(_ bytes: [UInt8]) throws {
-            try bytes.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = systemWrite(STDOUT_FILENO, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw ValidationError("cannot write standard output (errno \(errno))")
-                    }
-                    offset += written
+        private static func write(_ buffer: UnsafeBufferPointer<UInt8>) throws {
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ValidationError("cannot write standard output (errno \(errno))")
                 }
+                offset += written
             }
         }
     }
