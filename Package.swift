@@ -54,6 +54,7 @@ let package = Package(
         .testTarget(
             name: "CryptoBatchTests",
             dependencies: ["CryptoBatch"],
+            resources: [.copy("Vectors")],
             swiftSettings: strictness
         ),
     ],

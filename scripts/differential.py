@@ -18,7 +18,7 @@ The input domain is what the Python functions define, minus inputs on which they
   - EMV2000 tree heights stay far below Python's recursion limit.
 
 Usage: $VENV/bin/python scripts/differential.py [--seed N] [--cases N] [--ops REGEX] [--min-ratio R]
-Environment: TAP (default .build/release/tap), DIFF_SEED, DIFF_CASES.
+Environment: TAP (default .build/release/tap), DIFF_SEED, DIFF_CASES, DIFF_MIN_RATIO.
 """
 
 import argparse
@@ -701,7 +701,8 @@ def main():
                         help="cases per operation (default 10000)")
     parser.add_argument("--invalid-share", type=float, default=0.1)
     parser.add_argument("--ops", default=None, help="only operations whose name matches this regex")
-    parser.add_argument("--min-ratio", type=float, default=50.0)
+    parser.add_argument("--min-ratio", type=float, default=float(os.environ.get("DIFF_MIN_RATIO", "50")),
+                        help="fail below this speed ratio (default 50, or DIFF_MIN_RATIO)")
     parser.add_argument("--dump", metavar="FILE", help="also write the request lines to FILE (for profiling)")
     parser.add_argument("--tap", default=os.environ.get("TAP", os.path.join(ROOT, ".build/release/tap")))
     options = parser.parse_args()
