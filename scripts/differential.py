@@ -386,6 +386,22 @@ def cvn_ops():
     return ops
 
 
+def retail_mac_op(name, function, paddings):
+    """pyemv's mac_iso9797_3 and psec's generate_retail_mac: the same parameters, psec adds padding method 3."""
+    def valid(g):
+        args = {"key1": g.des_key((8, 8, 8, 16, 24)), "key2": g.des_key((8, 8, 8, 16, 24)), "data": g.data(0, 64),
+                "padding": g.choice(paddings)}
+        if g.chance(0.5):
+            args["length"] = g.r.randint(1, 8)
+        return args
+    bad_paddings = [p for p in (0, 3, 4, -1, 9) if p not in paddings]
+    return Op(name, function, {"key1": "hex", "key2": "hex", "data": "hex", "padding": "int", "length": "int"}, valid,
+              [("key length", lambda g, a: with_(a, **{g.choice(["key1", "key2"]):
+                                                       g.hex(g.bad_length(DES_KEY_LENGTHS))})),
+               ("padding method", lambda g, a: with_(a, padding=g.choice(bad_paddings)))],
+              required=["key1", "key2", "data", "padding"])
+
+
 def pad_valid(g):
     args = {"data": g.data(0, 40)}
     if g.chance(0.4):
@@ -492,18 +508,7 @@ def pyemv_ops():
                   [("key length", replace_len("icc_cvc3", [16])), ("ATC length", replace_len("atc", [2], 8)),
                    ("UN length", replace_len("un", [4], 10))]))
 
-    def retail_valid(g):
-        args = {"key1": g.des_key((8, 8, 8, 16, 24)), "key2": g.des_key((8, 8, 8, 16, 24)), "data": g.data(0, 64),
-                "padding": g.choice([1, 2])}
-        if g.chance(0.5):
-            args["length"] = g.r.randint(1, 8)
-        return args
-    ops.append(Op("pyemv.mac.mac_iso9797_3", pyemv_mac.mac_iso9797_3,
-                  {"key1": "hex", "key2": "hex", "data": "hex", "padding": "int", "length": "int"}, retail_valid,
-                  [("key length", lambda g, a: with_(a, **{g.choice(["key1", "key2"]):
-                                                           g.hex(g.bad_length(DES_KEY_LENGTHS))})),
-                   ("padding method", lambda g, a: with_(a, padding=g.choice([0, 3, 4, -1, 9])))],
-                  required=["key1", "key2", "data", "padding"]))
+    ops.append(retail_mac_op("pyemv.mac.mac_iso9797_3", pyemv_mac.mac_iso9797_3, [1, 2]))
     for name, function in (("pad_iso9797_1", pyemv_mac.pad_iso9797_1), ("pad_iso9797_2", pyemv_mac.pad_iso9797_2)):
         ops.append(Op(f"pyemv.mac.{name}", function, {"data": "hex", "block_size": "int"},
                       pad_valid, [("block size", pad_invalid)], required=["data"]))
@@ -559,18 +564,7 @@ def psec_ops():
                    ("padding method", lambda g, a: with_(a, padding=g.choice([0, 4, -1, 9])))],
                   required=["key", "data", "padding"]))
 
-    def retail_valid(g):
-        args = {"key1": g.des_key((8, 8, 8, 16, 24)), "key2": g.des_key((8, 8, 8, 16, 24)), "data": g.data(0, 64),
-                "padding": g.choice([1, 2, 3])}
-        if g.chance(0.5):
-            args["length"] = g.r.randint(1, 8)
-        return args
-    ops.append(Op("psec.mac.generate_retail_mac", psec_mac.generate_retail_mac,
-                  {"key1": "hex", "key2": "hex", "data": "hex", "padding": "int", "length": "int"}, retail_valid,
-                  [("key length", lambda g, a: with_(a, **{g.choice(["key1", "key2"]):
-                                                           g.hex(g.bad_length(DES_KEY_LENGTHS))})),
-                   ("padding method", lambda g, a: with_(a, padding=g.choice([0, 4, -1, 9])))],
-                  required=["key1", "key2", "data", "padding"]))
+    ops.append(retail_mac_op("psec.mac.generate_retail_mac", psec_mac.generate_retail_mac, [1, 2, 3]))
     for name in ("pad_iso_1", "pad_iso_2", "pad_iso_3"):
         ops.append(Op(f"psec.mac.{name}", getattr(psec_mac, name), {"data": "hex", "block_size": "int"},
                       pad_valid, [("block size", pad_invalid)], required=["data"]))

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The system's cryptographically secure random bytes, fetched 4 KiB at a time.
@@ -22,21 +22,21 @@ final class BufferedSystemRandom: RandomNumberGenerator {
         words.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             #if canImport(Glibc)
-            // getentropy (getrandom underneath) serves at most 256 bytes per call.
-            var filled = 0
-            while filled < buffer.count {
-                if getentropy(base + filled, 256) == 0 {
-                    filled += 256
-                } else {
-                    var system = SystemRandomNumberGenerator()
-                    for offset in stride(from: filled, to: buffer.count, by: 8) {
-                        buffer.storeBytes(of: system.next(), toByteOffset: offset, as: UInt64.self)
+                // getentropy (getrandom underneath) serves at most 256 bytes per call.
+                var filled = 0
+                while filled < buffer.count {
+                    if getentropy(base + filled, 256) == 0 {
+                        filled += 256
+                    } else {
+                        var system = SystemRandomNumberGenerator()
+                        for offset in stride(from: filled, to: buffer.count, by: 8) {
+                            buffer.storeBytes(of: system.next(), toByteOffset: offset, as: UInt64.self)
+                        }
+                        filled = buffer.count
                     }
-                    filled = buffer.count
                 }
-            }
             #else
-            arc4random_buf(base, buffer.count)
+                arc4random_buf(base, buffer.count)
             #endif
         }
         position = 0

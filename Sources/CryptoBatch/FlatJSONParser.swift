@@ -254,7 +254,8 @@ public struct FlatJSONParser: Sendable {
     }
 
     /// The end of the well-formed UTF-8 sequence at `start` (shortest form, no surrogates, at most U+10FFFF).
-    private static func endOfUTF8Sequence(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(BatchError) -> Int {
+    private static func endOfUTF8Sequence(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(BatchError) -> Int
+    {
         let lead = bytes[start]
         let length: Int
         var lower: UInt8 = 0x80

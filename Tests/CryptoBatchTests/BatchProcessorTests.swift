@@ -61,7 +61,9 @@ import Testing
             let provenance: String
             let vectors: [Vector]
         }
-        guard let url = Bundle.module.url(forResource: "docstring-examples", withExtension: "json", subdirectory: "Vectors"),
+        guard
+            let url = Bundle.module.url(
+                forResource: "docstring-examples", withExtension: "json", subdirectory: "Vectors"),
             let data = try? Data(contentsOf: url),
             let file = try? JSONDecoder().decode(File.self, from: data)
         else { return [] }
@@ -110,13 +112,15 @@ import Testing
     }
 
     @Test func answersALastLineWithoutNewline() throws {
-        let answers = try run([#"{"op":"mac.pad_iso_1","data":"01"}"#, #"{"op":"mac.pad_iso_1","data":"02"}"#], trailingNewline: false)
+        let answers = try run(
+            [#"{"op":"mac.pad_iso_1","data":"01"}"#, #"{"op":"mac.pad_iso_1","data":"02"}"#], trailingNewline: false)
         #expect(answers.map { $0["result"] as? String } == ["0100000000000000", "0200000000000000"])
     }
 
     @Test func linesMaySpanChunks() throws {
-        let input = Array((0..<50).map { #"{"op":"des.generate_kcv","key":"0123456789ABCDEFFEDCBA9876543210","id":\#($0)}"# + "\n" }
-            .joined().utf8)
+        let input = Array(
+            (0..<50).map { #"{"op":"des.generate_kcv","key":"0123456789ABCDEFFEDCBA9876543210","id":\#($0)}"# + "\n" }
+                .joined().utf8)
         var whole = BatchProcessor()
         let expected = whole.run(input)
         for chunkSize in [1, 7, 64, 1000] {
@@ -134,19 +138,29 @@ import Testing
 
     @Test func acceptsFullAndShortOperationNames() throws {
         let key = "0123456789ABCDEFFEDCBA9876543210"
-        for op in ["pyemv.tools.key_check_digits", "tools.key_check_digits", "psec.des.generate_kcv", "des.generate_kcv"] {
+        for op in [
+            "pyemv.tools.key_check_digits", "tools.key_check_digits", "psec.des.generate_kcv", "des.generate_kcv",
+        ] {
             let answer = try run(#"{"op":"\#(op)","key":"\#(key)"}"#)
             #expect(answer["result"] as? String == "08D7", "\(op)")
         }
-        for op in ["pyemv.mac.mac_iso9797_3", "mac.mac_iso9797_3", "psec.mac.generate_retail_mac", "mac.generate_retail_mac"] {
-            let answer = try run(#"{"op":"\#(op)","key1":"\#(key)","key2":"FEDCBA98765432100123456789ABCDEF","data":"1234567890ABCDEF","padding":2}"#)
+        for op in [
+            "pyemv.mac.mac_iso9797_3", "mac.mac_iso9797_3", "psec.mac.generate_retail_mac", "mac.generate_retail_mac",
+        ] {
+            let answer = try run(
+                #"{"op":"\#(op)","key1":"\#(key)","key2":"FEDCBA98765432100123456789ABCDEF","data":"1234567890ABCDEF","padding":2}"#
+            )
             #expect(answer["result"] as? String == "644AA5C915DBDAF8", "\(op)")
         }
     }
 
     @Test func anAmbiguousShortNameIsUnknown() {
-        let run: @Sendable (inout BatchArguments) throws(BatchError) -> BatchValue = { _ throws(BatchError) in .string("") }
-        let table = BatchOperationTable([BatchOperation("a.m.f", run), BatchOperation("b.m.f", run), BatchOperation("b.m.g", run)])
+        let run: @Sendable (inout BatchArguments) throws(BatchError) -> BatchValue = { _ throws(BatchError) in
+            .string("")
+        }
+        let table = BatchOperationTable([
+            BatchOperation("a.m.f", run), BatchOperation("b.m.f", run), BatchOperation("b.m.g", run),
+        ])
         #expect(table.operation(named: "a.m.f")?.name == "a.m.f")
         #expect(table.operation(named: "b.m.f")?.name == "b.m.f")
         #expect(table.operation(named: "m.f") == nil)
@@ -171,16 +185,31 @@ import Testing
         (#"{"op":"mac.pad_iso_1","data":"00","block_size":0}"#, "invalidArgument"),
         (#"{"op":"mac.pad_iso_3","data":"\#(String(repeating: "00", count: 32))","block_size":1}"#, "invalidArgument"),
         (#"{"op":"mac.generate_cbc_mac","key":"0011223344556677","data":"","padding":4}"#, "invalidArgument"),
-        (#"{"op":"mac.generate_cbc_mac","key":"0011223344556677","data":"","padding":1,"algorithm":"RC2"}"#, "invalidArgument"),
-        (#"{"op":"ac.generate_ac","sk_ac":"00112233445566778899AABBCCDDEEFF","data":"","padding_type":"visa"}"#, "invalidArgument"),
-        (#"{"op":"mac.mac_iso9797_3","key1":"0011223344556677","key2":"0011223344556677","data":"","padding":3}"#, "invalidArgument"),
+        (
+            #"{"op":"mac.generate_cbc_mac","key":"0011223344556677","data":"","padding":1,"algorithm":"RC2"}"#,
+            "invalidArgument"
+        ),
+        (
+            #"{"op":"ac.generate_ac","sk_ac":"00112233445566778899AABBCCDDEEFF","data":"","padding_type":"visa"}"#,
+            "invalidArgument"
+        ),
+        (
+            #"{"op":"mac.mac_iso9797_3","key1":"0011223344556677","key2":"0011223344556677","data":"","padding":3}"#,
+            "invalidArgument"
+        ),
         (#"{"op":"des.encrypt_tdes_ecb","key":"00112233445566","data":"0011223344556677"}"#, "invalidKeyLength"),
         (#"{"op":"des.encrypt_tdes_ecb","key":"0011223344556677","data":"00112233"}"#, "invalidDataLength"),
-        (#"{"op":"des.encrypt_tdes_cbc","key":"0011223344556677","iv":"00","data":"0011223344556677"}"#, "invalidIVLength"),
+        (
+            #"{"op":"des.encrypt_tdes_cbc","key":"0011223344556677","iv":"00","data":"0011223344556677"}"#,
+            "invalidIVLength"
+        ),
         (#"{"op":"kd.derive_common_sk","icc_mk":"00112233445566778899AABBCCDDEEFF","r":"00"}"#, "invalidFieldLength"),
         (#"{"op":"pinblock.encode_pinblock_iso_0","pin":"123","pan":"5544332211009966"}"#, "invalidPIN"),
         (#"{"op":"pinblock.encode_pinblock_iso_0","pin":"1234","pan":"554433221100"}"#, "invalidPAN"),
-        (#"{"op":"pinblock.decode_pinblock_iso_0","pinblock":"341277CDDEEFF669","pan":"5544332211009966"}"#, "invalidPINBlockFormat"),
+        (
+            #"{"op":"pinblock.decode_pinblock_iso_0","pinblock":"341277CDDEEFF669","pan":"5544332211009966"}"#,
+            "invalidPINBlockFormat"
+        ),
     ])
     func reportsTypedErrors(_ line: String, _ code: String) throws {
         let answer = try run(line)
@@ -226,8 +255,10 @@ import Testing
 
     @Test func cryptogramVersionsTakeConstructorAndMethodArguments() throws {
         // Inputs and ARQC from pyemv 1.5.0's cvn.VisaCVN10 (checked with the installed package).
-        let card = #""iss_mk_ac":"0123456789ABCDEFFEDCBA9876543210","iss_mk_smi":"0123456789ABCDEFFEDCBA9876543210","iss_mk_smc":"0123456789ABCDEFFEDCBA9876543210","pan":"4111111111111111","psn":"00""#
-        let tags = #""tag_9f02":"000000001000","tag_9f03":"000000000000","tag_9f1a":"0840","tag_95":"0000000000","tag_5f2a":"0840","tag_9a":"250101","tag_9c":"00","tag_9f37":"12345678","tag_82":"3800","tag_9f36":"0001""#
+        let card =
+            #""iss_mk_ac":"0123456789ABCDEFFEDCBA9876543210","iss_mk_smi":"0123456789ABCDEFFEDCBA9876543210","iss_mk_smc":"0123456789ABCDEFFEDCBA9876543210","pan":"4111111111111111","psn":"00""#
+        let tags =
+            #""tag_9f02":"000000001000","tag_9f03":"000000000000","tag_9f1a":"0840","tag_95":"0000000000","tag_5f2a":"0840","tag_9a":"250101","tag_9c":"00","tag_9f37":"12345678","tag_82":"3800","tag_9f36":"0001""#
         let answers = try run([
             #"{"op":"cvn.VisaCVN10.generate_ac",\#(card),\#(tags),"cvr":"03A00000"}"#,
             #"{"op":"cvn.VisaCVN10.generate_ac",\#(card),\#(tags)}"#,
@@ -242,23 +273,27 @@ import Testing
 
     @Test func listsEveryOperationOfTheIssue() {
         let names = Set(BatchOperationTable.standard.operations.map(\.name))
-        let required = [
-            "pyemv.kd.derive_icc_mk_a", "pyemv.kd.derive_icc_mk_b", "pyemv.kd.derive_common_sk",
-            "pyemv.kd.derive_visa_sm_sk", "pyemv.kd.derive_emv2000_tree_sk", "pyemv.ac.generate_ac",
-            "pyemv.ac.generate_arpc_1", "pyemv.ac.generate_arpc_2", "pyemv.cvv.generate_cvc3",
-            "pyemv.mac.mac_iso9797_3", "pyemv.mac.pad_iso9797_1", "pyemv.mac.pad_iso9797_2",
-            "pyemv.tools.key_check_digits", "pyemv.tools.adjust_key_parity", "pyemv.tools.encrypt_tdes_cbc",
-            "pyemv.tools.encrypt_tdes_ecb", "psec.des.encrypt_tdes_ecb", "psec.des.encrypt_tdes_cbc",
-            "psec.des.decrypt_tdes_ecb", "psec.des.decrypt_tdes_cbc", "psec.des.generate_kcv",
-            "psec.des.adjust_key_parity", "psec.mac.generate_cbc_mac", "psec.mac.generate_retail_mac",
-            "psec.mac.pad_iso_1", "psec.mac.pad_iso_2", "psec.pinblock.encode_pinblock_iso_0",
-            "psec.pinblock.decode_pinblock_iso_0", "psec.pinblock.encode_pinblock_iso_3",
-            "psec.pinblock.decode_pinblock_iso_3", "psec.pinblock.encipher_pinblock_iso_4",
-            "psec.pinblock.decipher_pinblock_iso_4", "psec.pinblock.encode_pin_field_iso_4",
-            "psec.pinblock.encode_pan_field_iso_4", "psec.pinblock.decode_pin_field_iso_4",
-        ]
-        + ["VisaCVN10", "VisaCVN18", "VisaCVN22", "MasterCardCVN16", "MasterCardCVN17", "MasterCardCVN20", "MasterCardCVN21"]
-        .flatMap { ["pyemv.cvn.\($0).generate_ac", "pyemv.cvn.\($0).generate_arpc"] }
+        let required =
+            [
+                "pyemv.kd.derive_icc_mk_a", "pyemv.kd.derive_icc_mk_b", "pyemv.kd.derive_common_sk",
+                "pyemv.kd.derive_visa_sm_sk", "pyemv.kd.derive_emv2000_tree_sk", "pyemv.ac.generate_ac",
+                "pyemv.ac.generate_arpc_1", "pyemv.ac.generate_arpc_2", "pyemv.cvv.generate_cvc3",
+                "pyemv.mac.mac_iso9797_3", "pyemv.mac.pad_iso9797_1", "pyemv.mac.pad_iso9797_2",
+                "pyemv.tools.key_check_digits", "pyemv.tools.adjust_key_parity", "pyemv.tools.encrypt_tdes_cbc",
+                "pyemv.tools.encrypt_tdes_ecb", "psec.des.encrypt_tdes_ecb", "psec.des.encrypt_tdes_cbc",
+                "psec.des.decrypt_tdes_ecb", "psec.des.decrypt_tdes_cbc", "psec.des.generate_kcv",
+                "psec.des.adjust_key_parity", "psec.mac.generate_cbc_mac", "psec.mac.generate_retail_mac",
+                "psec.mac.pad_iso_1", "psec.mac.pad_iso_2", "psec.pinblock.encode_pinblock_iso_0",
+                "psec.pinblock.decode_pinblock_iso_0", "psec.pinblock.encode_pinblock_iso_3",
+                "psec.pinblock.decode_pinblock_iso_3", "psec.pinblock.encipher_pinblock_iso_4",
+                "psec.pinblock.decipher_pinblock_iso_4", "psec.pinblock.encode_pin_field_iso_4",
+                "psec.pinblock.encode_pan_field_iso_4", "psec.pinblock.decode_pin_field_iso_4",
+            ]
+            + [
+                "VisaCVN10", "VisaCVN18", "VisaCVN22", "MasterCardCVN16", "MasterCardCVN17", "MasterCardCVN20",
+                "MasterCardCVN21",
+            ]
+            .flatMap { ["pyemv.cvn.\($0).generate_ac", "pyemv.cvn.\($0).generate_arpc"] }
         for name in required {
             #expect(names.contains(name), "\(name)")
         }

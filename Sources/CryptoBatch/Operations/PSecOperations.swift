@@ -101,7 +101,8 @@ private let psecPINBlockOperations: [BatchOperation] = [
         let pan = try args.string("pan")
         var random = args.random
         return .bytes(
-            try emv { () throws(CryptoError) in try PINBlock.encipherISO4(pin: pin, pan: pan, key: key, using: &random) }
+            try emv { () throws(CryptoError) in try PINBlock.encipherISO4(pin: pin, pan: pan, key: key, using: &random)
+            }
         )
     },
     BatchOperation("psec.pinblock.decipher_pinblock_iso_4") { args throws(BatchError) in

@@ -8,26 +8,8 @@ let pyemvOperations: [BatchOperation] =
 
 /// pyemv.kd: ICC master keys (options A and B) and session keys.
 private let pyemvKDOperations: [BatchOperation] = [
-    BatchOperation("pyemv.kd.derive_icc_mk_a") { args throws(BatchError) in
-        let issuerKey = try args.bytes("iss_mk")
-        let pan = try args.string("pan")
-        let psn = try args.optionalString("psn")
-        return .bytes(
-            try emv { () throws(CryptoError) in
-                try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: issuerKey, pan: pan, psn: psn)
-            }
-        )
-    },
-    BatchOperation("pyemv.kd.derive_icc_mk_b") { args throws(BatchError) in
-        let issuerKey = try args.bytes("iss_mk")
-        let pan = try args.string("pan")
-        let psn = try args.optionalString("psn")
-        return .bytes(
-            try emv { () throws(CryptoError) in
-                try KeyDerivation.iccMasterKeyOptionB(issuerMasterKey: issuerKey, pan: pan, psn: psn)
-            }
-        )
-    },
+    BatchOperation("pyemv.kd.derive_icc_mk_a") { args throws(BatchError) in try iccMasterKey(&args, option: .a) },
+    BatchOperation("pyemv.kd.derive_icc_mk_b") { args throws(BatchError) in try iccMasterKey(&args, option: .b) },
     BatchOperation("pyemv.kd.derive_common_sk") { args throws(BatchError) in
         let masterKey = try args.bytes("icc_mk")
         let r = try args.bytes("r")
@@ -57,6 +39,18 @@ private let pyemvKDOperations: [BatchOperation] = [
         )
     },
 ]
+
+/// `derive_icc_mk_a(iss_mk, pan, psn=None)` and `derive_icc_mk_b`.
+private func iccMasterKey(_ args: inout BatchArguments, option: KeyDerivation.Option) throws(BatchError) -> BatchValue {
+    let issuerKey = try args.bytes("iss_mk")
+    let pan = try args.string("pan")
+    let psn = try args.optionalString("psn")
+    return .bytes(
+        try emv { () throws(CryptoError) in
+            try KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerKey, pan: pan, psn: psn)
+        }
+    )
+}
 
 /// pyemv.ac: application cryptograms and ARPC methods 1 and 2.
 private let pyemvACOperations: [BatchOperation] = [
@@ -94,7 +88,8 @@ private let pyemvACOperations: [BatchOperation] = [
         return .bytes(
             try emv { () throws(CryptoError) in
                 try ARPC.method2(
-                    sessionKey: sessionKey, arqc: arqc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietary
+                    sessionKey: sessionKey, arqc: arqc, cardStatusUpdate: csu,
+                    proprietaryAuthenticationData: proprietary
                 )
             }
         )
@@ -117,7 +112,8 @@ private let pyemvCVVOperations: [BatchOperation] = [
 
 /// pyemv.mac: the retail MAC and the padding methods.
 private let pyemvMACOperations: [BatchOperation] = [
-    BatchOperation("pyemv.mac.mac_iso9797_3") { args throws(BatchError) in try retailMAC(&args, paddingMethods: 1...2) },
+    BatchOperation("pyemv.mac.mac_iso9797_3") { args throws(BatchError) in try retailMAC(&args, paddingMethods: 1...2)
+    },
     BatchOperation("pyemv.mac.pad_iso9797_1") { args throws(BatchError) in try pad(&args, .method1) },
     BatchOperation("pyemv.mac.pad_iso9797_2") { args throws(BatchError) in try pad(&args, .method2) },
 ]

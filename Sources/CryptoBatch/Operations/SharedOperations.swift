@@ -14,7 +14,9 @@ func tdes(_ args: inout BatchArguments, _ mode: TDESMode) throws(BatchError) -> 
     case .encryptECB, .decryptECB:
         let data = try args.bytes("data")
         return .bytes(
-            try emv { () throws(CryptoError) in mode == .encryptECB ? try key.encryptECB(data) : try key.decryptECB(data) }
+            try emv { () throws(CryptoError) in
+                mode == .encryptECB ? try key.encryptECB(data) : try key.decryptECB(data)
+            }
         )
     case .encryptCBC, .decryptCBC:
         let iv = try args.bytes("iv")

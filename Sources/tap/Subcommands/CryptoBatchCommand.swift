@@ -2,15 +2,15 @@ import ArgumentParser
 import CryptoBatch
 
 #if canImport(Glibc)
-import Glibc
-private let systemRead = Glibc.read
-private let systemWrite = Glibc.write
-private let systemPoll = Glibc.poll
+    import Glibc
+    private let systemRead = Glibc.read
+    private let systemWrite = Glibc.write
+    private let systemPoll = Glibc.poll
 #elseif canImport(Darwin)
-import Darwin
-private let systemRead = Darwin.read
-private let systemWrite = Darwin.write
-private let systemPoll = Darwin.poll
+    import Darwin
+    private let systemRead = Darwin.read
+    private let systemWrite = Darwin.write
+    private let systemPoll = Darwin.poll
 #endif
 
 extension Tap {
