@@ -2,17 +2,29 @@
 ///
 /// Every lookup marks its field as used, so that after the operation ran `checkAllUsed()` can reject arguments the
 /// operation does not take — as Python rejects an unexpected keyword argument.
+///
+/// It reads the parser's buffers through pointers (no reference counting per lookup), so it is valid only while the
+/// operation it was made for runs.
 public struct BatchArguments {
-    private let parser: FlatJSONParser
+    private let fields: UnsafeBufferPointer<JSONField>
+    private let text: UnsafeBufferPointer<UInt8>
     private let pool: ArgumentPool
     private var used: UInt64
 
-    /// Wraps the parsed request; the fields at `reserved` and `alsoReserved` (`op`, `id`) count as used.
-    init(_ parser: FlatJSONParser, pool: ArgumentPool, reserved: Int, alsoReserved: Int?) throws(BatchError) {
-        guard parser.fields.count <= ArgumentPool.slots else {
+    /// Wraps a parsed request's fields and text; the fields at `reserved` and `alsoReserved` (`op`, `id`) count
+    /// as used.
+    init(
+        fields: UnsafeBufferPointer<JSONField>,
+        text: UnsafeBufferPointer<UInt8>,
+        pool: ArgumentPool,
+        reserved: Int,
+        alsoReserved: Int?
+    ) throws(BatchError) {
+        guard fields.count <= ArgumentPool.slots else {
             throw BatchError(.unsupportedValue, "more than \(ArgumentPool.slots) fields")
         }
-        self.parser = parser
+        self.fields = fields
+        self.text = text
         self.pool = pool
         used = 1 << UInt64(reserved)
         if let alsoReserved { used |= 1 << UInt64(alsoReserved) }
@@ -34,7 +46,7 @@ public struct BatchArguments {
         case .null:
             return nil
         case .string(let range):
-            guard let bytes = pool.decodeHex(parser.bytes(range), slot: index) else {
+            guard let bytes = pool.decodeHex(UnsafeBufferPointer(rebasing: text[range]), slot: index) else {
                 throw BatchError(.invalidArgument, "argument `\(name)` is not an even number of hex digits")
             }
             return bytes
@@ -52,7 +64,7 @@ public struct BatchArguments {
     /// An optional string; absent or null gives nil.
     public mutating func optionalString(_ name: StaticString) throws(BatchError) -> String? {
         guard let range = try optionalStringRange(name) else { return nil }
-        return String(decoding: parser.bytes(range), as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
     }
 
     /// A required integer.
@@ -72,8 +84,8 @@ public struct BatchArguments {
 
     /// Throws for the first field no lookup asked for.
     public func checkAllUsed() throws(BatchError) {
-        for (index, field) in parser.fields.enumerated() where used & (1 << UInt64(index)) == 0 {
-            let name = String(decoding: parser.bytes(field.key), as: UTF8.self)
+        for (index, field) in fields.enumerated() where used & (1 << UInt64(index)) == 0 {
+            let name = String(decoding: UnsafeBufferPointer(rebasing: text[field.key]), as: UTF8.self)
             throw BatchError(.unexpectedArgument, "unexpected argument `\(name)`")
         }
     }
@@ -87,9 +99,9 @@ public struct BatchArguments {
     }
 
     private mutating func lookup(_ name: StaticString) -> (index: Int, value: JSONValue)? {
-        guard let index = parser.index(of: name) else { return nil }
+        guard let index = FlatJSONParser.index(of: name, in: fields, text: text) else { return nil }
         used |= 1 << UInt64(index)
-        return (index, parser.fields[index].value)
+        return (index, fields[index].value)
     }
 
     private static func missing(_ name: StaticString) -> BatchError {
@@ -119,26 +131,24 @@ final class ArgumentPool {
 
     /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
     /// a non-hex character.
-    func decodeHex(_ text: ArraySlice<UInt8>, slot: Int) -> [UInt8]? {
-        guard text.count % 2 == 0 else { return nil }
-        let count = text.count / 2
+    func decodeHex(_ digits: UnsafeBufferPointer<UInt8>, slot: Int) -> [UInt8]? {
+        guard digits.count % 2 == 0 else { return nil }
+        let count = digits.count / 2
         if scratch.count < count {
             scratch.deallocate()
             scratch = .allocate(capacity: count)
         }
         let scratch = scratch
-        let valid = text.withUnsafeBufferPointer { digits in
-            hexNibble.withUnsafeBufferPointer { nibble in
-                var index = 0
-                while index < count {
-                    let high = nibble[Int(digits[2 * index])]
-                    let low = nibble[Int(digits[2 * index + 1])]
-                    if (high | low) & 0x80 != 0 { return false }
-                    scratch[index] = high << 4 | low
-                    index += 1
-                }
-                return true
+        let valid = hexNibble.withUnsafeBufferPointer { nibble in
+            var index = 0
+            while index < count {
+                let high = nibble[Int(digits[2 * index])]
+                let low = nibble[Int(digits[2 * index + 1])]
+                if (high | low) & 0x80 != 0 { return false }
+                scratch[index] = high << 4 | low
+                index += 1
             }
+            return true
         }
         guard valid else { return nil }
         buffers[slot].removeAll(keepingCapacity: true)

@@ -85,9 +85,14 @@ public struct BatchProcessor {
             else {
                 throw BatchError(.unknownOperation, "`op` does not name a known operation")
             }
-            var arguments = try BatchArguments(parser, pool: pool, reserved: opIndex, alsoReserved: idIndex)
-            let value = try operation.run(&arguments)
-            try arguments.checkAllUsed()
+            let value = try parser.withUnsafeBuffers { fields, text throws(BatchError) in
+                var arguments = try BatchArguments(
+                    fields: fields, text: text, pool: pool, reserved: opIndex, alsoReserved: idIndex
+                )
+                let value = try operation.run(&arguments)
+                try arguments.checkAllUsed()
+                return value
+            }
             output.writeResult(value, id: id)
         } catch {
             output.writeError(error, id: id)

@@ -50,14 +50,30 @@ public struct FlatJSONParser: Sendable {
 
     /// The index of the field named `key`, comparing decoded bytes.
     public func index(of key: StaticString) -> Int? {
+        withUnsafeBuffers { fields, text in Self.index(of: key, in: fields, text: text) }
+    }
+
+    /// Calls `body` with the fields and the text they index into, without copying either.
+    public func withUnsafeBuffers<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<JSONField>, UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try fields.withUnsafeBufferPointer { fields throws(Failure) in
+            try text.withUnsafeBufferPointer { text throws(Failure) in try body(fields, text) }
+        }
+    }
+
+    /// The index of the field named `key` among `fields`, whose keys are ranges of `text`.
+    static func index(
+        of key: StaticString,
+        in fields: UnsafeBufferPointer<JSONField>,
+        text: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
         key.withUTF8Buffer { name in
-            text.withUnsafeBufferPointer { text in
-                for (position, field) in fields.enumerated()
-                where field.key.count == name.count && Self.equal(text, field.key, name) {
-                    return position
-                }
-                return nil
+            for position in fields.indices {
+                let field = fields[position].key
+                if field.count == name.count && equal(text, field, name) { return position }
             }
+            return nil
         }
     }
 
@@ -78,10 +94,14 @@ public struct FlatJSONParser: Sendable {
     }
 
     private mutating func parseMembers(_ cursor: inout Cursor) throws(BatchError) {
+        var seenKeys: UInt64 = 0
         while true {
             guard cursor.peek == UInt8(ascii: "\"") else { throw cursor.unexpected(expecting: "a key") }
             let key = try parseString(&cursor)
-            try checkUnique(key, at: cursor.index)
+            // A 64-bit filter of the keys so far: only a possible repeat pays for comparing with every key.
+            let bit: UInt64 = 1 << UInt64(keySignature(key) & 63)
+            if seenKeys & bit != 0 { try checkUnique(key, at: cursor.index) }
+            seenKeys |= bit
             cursor.skipWhitespace()
             guard cursor.peek == UInt8(ascii: ":") else { throw cursor.unexpected(expecting: "':'") }
             cursor.index += 1
@@ -101,6 +121,12 @@ public struct FlatJSONParser: Sendable {
                 throw cursor.unexpected(expecting: "',' or '}'")
             }
         }
+    }
+
+    /// A cheap hash of a key: its length and first and last bytes.
+    private func keySignature(_ key: Range<Int>) -> Int {
+        guard !key.isEmpty else { return 0 }
+        return key.count &* 7 &+ Int(text[key.lowerBound]) &* 3 &+ Int(text[key.upperBound - 1])
     }
 
     private func checkUnique(_ key: Range<Int>, at offset: Int) throws(BatchError) {
