@@ -26,6 +26,7 @@ import json
 import os
 import random
 import re
+import resource
 import secrets
 import subprocess
 import sys
@@ -176,6 +177,7 @@ class Op:
         function = self.function
         raw = []
         append = raw.append
+        cpu_start = time.process_time()
         start = time.perf_counter()
         for kwargs in prepared:
             if isinstance(kwargs, ArgError):
@@ -186,6 +188,7 @@ class Op:
             except Exception as error:  # noqa: BLE001 - any exception is "this input is an error"
                 append((False, error))
         elapsed = time.perf_counter() - start
+        self.cpu_seconds = getattr(self, "cpu_seconds", 0.0) + time.process_time() - cpu_start
         results = []
         for ok, value in raw:
             if not ok:
@@ -743,10 +746,13 @@ def main():
           f"in {time.perf_counter() - started:.1f} s")
 
     # One subprocess for everything, timed from start to last byte.
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     process = subprocess.run([options.tap, "crypto", "batch"], input=payload, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
     batch_seconds = time.perf_counter() - start
+    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    batch_cpu = (children_after.ru_utime - children_before.ru_utime) + (children_after.ru_stime - children_before.ru_stime)
     if process.returncode != 0:
         sys.exit(f"tap crypto batch exited with {process.returncode}: {process.stderr.decode(errors='replace')}")
     lines = process.stdout.decode().split("\n")
@@ -809,6 +815,9 @@ def main():
     print(f"tap crypto batch: {len(cases)} cases ({len(requests)} lines) in {batch_seconds:.3f} s wall "
           f"(process, JSON in and out) = {batch_rate:,.0f} per second")
     print(f"ratio: {ratio:.1f}x (required: {options.min_ratio:g}x)")
+    python_cpu = sum(getattr(op, "cpu_seconds", 0.0) for op in ops)
+    print(f"for reference, CPU time: Python calls {python_cpu:.3f} s, batch {batch_cpu:.3f} s on "
+          f"{os.cpu_count()} CPUs (load average {os.getloadavg()[0]:.1f}): {python_cpu / max(batch_cpu, 1e-9):.1f}x per core")
     failed = False
     if mismatches:
         print(f"FAIL: {len(mismatches)} mismatches (seed {seed})")

@@ -20,13 +20,14 @@ extension Tap {
             commandName: "batch",
             abstract: "Run pyemv/psec-named crypto operations from JSON lines on stdin.",
             discussion: """
-                Each input line is a JSON object such as
-                  {"op":"kd.derive_icc_mk_a","iss_mk":"0123…","pan":"1234567890123456","psn":"00","id":1}
-                naming a pyemv 1.5.0 or psec 1.3.0 function and its arguments by their Python names (bytes as
-                hex; the package prefix, as in "pyemv.mac.mac_iso9797_3", is optional). Each output line answers
-                the input line at the same position:
-                  {"id":1,"result":"<hex or text>"}  or  {"id":1,"error":{"code":"…","message":"…"}}
-                Answers are written when input pauses or in large blocks. Use --list for the operation names.
+                Each input line is a JSON object naming a pyemv 1.5.0 or psec 1.3.0 function by its Python name \
+                ("op"; the package prefix, as in "pyemv.mac.mac_iso9797_3", is optional) and passing its arguments \
+                by their Python names, bytes as hex strings, with an optional "id" that is echoed. For example:
+
+                {"op":"kd.derive_icc_mk_a","iss_mk":"<32 hex digits>","pan":"1234567890123456"}
+
+                Each output line answers the input line at the same position, with {"result":"<hex or text>"} or \
+                {"error":{"code":"…","message":"…"}}. Answers are written as soon as input pauses, or in large blocks.
                 """
         )
 
