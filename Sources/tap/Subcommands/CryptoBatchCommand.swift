@@ -1,5 +1,6 @@
 import ArgumentParser
 import CryptoBatch
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -44,11 +45,29 @@ extension Tap {
             }
             let workers = jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
             let processor = ParallelBatchProcessor(workers: max(1, workers))
-            var input = InputBuffer(capacity: Self.roundSize)
-            while try input.fill() {
-                try input.withCompleteLines { lines in try processor.process(lines: lines, write: Self.write) }
+            let reader = DispatchQueue(label: "tap.crypto.batch.reader")
+            let nextRead = DispatchGroup()
+            var current = InputRound(capacity: Self.roundSize)
+            var next = InputRound(capacity: Self.roundSize)
+            current.fill()
+            while true {
+                if let failure = current.failure {
+                    throw ValidationError("cannot read standard input (errno \(failure))")
+                }
+                if !current.atEnd {
+                    // Read the next round while this one is answered.
+                    next.start(carrying: current)
+                    let round = next
+                    reader.async(group: nextRead) { round.fill() }
+                }
+                try current.withCompleteLines { lines in try processor.process(lines: lines, write: Self.write) }
+                if current.atEnd {
+                    try current.withPartialLine { last in try processor.finish(lastLine: last, write: Self.write) }
+                    return
+                }
+                nextRead.wait()
+                swap(&current, &next)
             }
-            try input.withRemainder { last in try processor.finish(lastLine: last, write: Self.write) }
         }
 
         /// How much input one parallel round takes at most.
@@ -67,76 +86,5 @@ extension Tap {
                 offset += written
             }
         }
-    }
-}
-
-/// Standard input read in rounds: each round blocks for some input, then takes whatever else is already
-/// waiting, up to the buffer's capacity, so bulk input is answered in large parallel rounds and interactive
-/// input line by line.
-private struct InputBuffer {
-    private var bytes: [UInt8]
-    private let capacity: Int
-    private var count = 0
-    /// Bytes before this offset are complete lines not yet handed out.
-    private var completeEnd = 0
-    private var atEnd = false
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        bytes = [UInt8](repeating: 0, count: capacity)
-    }
-
-    /// Reads the next round; false at the end of input.
-    mutating func fill() throws -> Bool {
-        guard !atEnd else { return false }
-        if count == capacity {
-            // One line longer than the buffer: grow so it can be completed.
-            bytes += [UInt8](repeating: 0, count: bytes.count)
-        }
-        var first = true
-        while count < bytes.count {
-            if !first && !Self.inputWaiting() { break }
-            first = false
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { systemRead(STDIN_FILENO, $0 + count, buffer.count - count) } ?? 0
-            }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw ValidationError("cannot read standard input (errno \(errno))")
-            }
-            if read == 0 {
-                atEnd = true
-                break
-            }
-            count += read
-        }
-        completeEnd = (bytes[..<count].lastIndex(of: 0x0A)).map { $0 + 1 } ?? 0
-        return completeEnd > 0 || !atEnd
-    }
-
-    /// Hands out the complete lines read so far and keeps the partial line after them.
-    mutating func withCompleteLines(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        guard completeEnd > 0 else { return }
-        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<completeEnd])) }
-        let rest = count - completeEnd
-        if rest > 0 {
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                for index in 0..<rest { buffer[index] = buffer[completeEnd + index] }
-            }
-        }
-        count = rest
-        completeEnd = 0
-    }
-
-    /// Hands out the last line when the input did not end with a newline.
-    func withRemainder(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        guard count > 0 else { return }
-        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<count])) }
-    }
-
-    /// Whether standard input has data (or end of file) ready without blocking.
-    private static func inputWaiting() -> Bool {
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        return systemPoll(&descriptor, 1, 0) > 0
     }
 }
