@@ -287,7 +287,7 @@ def tags_visa(g):
 def card(g):
     args = {"iss_mk_ac": g.des_key(), "iss_mk_smi": g.des_key(), "iss_mk_smc": g.des_key(), "pan": g.pan(12, 19)}
     if g.chance(0.9):
-        args["psn"] = g.psn()
+        args["psn"] = g.psn() if g.chance(0.95) else ""  # the classes take `psn or "00"`
     return args
 
 
