@@ -10,6 +10,8 @@ public struct BatchArguments {
     private let text: UnsafeBufferPointer<UInt8>
     private let pool: ArgumentPool
     private var used: UInt64
+    /// Where the next lookup starts: requests usually list arguments in the order operations read them.
+    private var hint = 0
 
     /// Wraps a parsed request's fields and text; the fields at `reserved` and `alsoReserved` (`op`, `id`) count
     /// as used.
@@ -99,7 +101,8 @@ public struct BatchArguments {
     }
 
     private mutating func lookup(_ name: StaticString) -> (index: Int, value: JSONValue)? {
-        guard let index = FlatJSONParser.index(of: name, in: fields, text: text) else { return nil }
+        guard let index = FlatJSONParser.index(of: name, in: fields, text: text, from: hint) else { return nil }
+        hint = index + 1
         used |= 1 << UInt64(index)
         return (index, fields[index].value)
     }

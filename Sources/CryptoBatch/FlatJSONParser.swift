@@ -62,16 +62,21 @@ public struct FlatJSONParser: Sendable {
         }
     }
 
-    /// The index of the field named `key` among `fields`, whose keys are ranges of `text`.
+    /// The index of the field named `key` among `fields`, whose keys are ranges of `text`, searching from
+    /// `start` round to the end and then from the beginning.
     static func index(
         of key: StaticString,
         in fields: UnsafeBufferPointer<JSONField>,
-        text: UnsafeBufferPointer<UInt8>
+        text: UnsafeBufferPointer<UInt8>,
+        from start: Int = 0
     ) -> Int? {
         key.withUTF8Buffer { name in
-            for position in fields.indices {
+            let count = fields.count
+            var position = start < count ? start : 0
+            for _ in 0..<count {
                 let field = fields[position].key
                 if field.count == name.count && equal(text, field, name) { return position }
+                position = position + 1 == count ? 0 : position + 1
             }
             return nil
         }
