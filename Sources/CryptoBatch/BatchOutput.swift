@@ -3,7 +3,7 @@
 ///
 /// Each line's worst-case size is reserved once and then written without per-byte checks: appending to an
 /// `Array` byte by byte (a uniqueness and capacity check each time) cost more than the hex encoding itself.
-public struct BatchOutput {
+public final class BatchOutput {
     private let storage: ByteBuffer
 
     /// Makes an output buffer with room for `capacity` bytes.
@@ -23,18 +23,18 @@ public struct BatchOutput {
     }
 
     /// Returns the buffered bytes and empties the buffer, keeping its capacity.
-    public mutating func take() -> [UInt8] {
+    public func take() -> [UInt8] {
         defer { storage.removeAll() }
         return bytes
     }
 
     /// Empties the buffer, keeping its capacity.
-    public mutating func removeAll() {
+    public func removeAll() {
         storage.removeAll()
     }
 
     /// Writes `{"id":<id>,"result":<value>}` and a newline.
-    mutating func writeResult(_ value: BatchValue, id: UnsafeBufferPointer<UInt8>?) {
+    func writeResult(_ value: BatchValue, id: UnsafeBufferPointer<UInt8>?) {
         switch value {
         case .bytes(let data):
             storage.reserve(data.count * 2 + (id?.count ?? 0) + 32)
@@ -59,7 +59,7 @@ public struct BatchOutput {
     }
 
     /// Writes `{"id":<id>,"error":{"code":…,"message":…}}` and a newline.
-    mutating func writeError(_ error: BatchError, id: UnsafeBufferPointer<UInt8>?) {
+    func writeError(_ error: BatchError, id: UnsafeBufferPointer<UInt8>?) {
         var code = error.code.description
         var message = error.message
         code.withUTF8 { code in

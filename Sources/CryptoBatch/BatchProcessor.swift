@@ -10,9 +10,12 @@
 /// drain `output` whenever it has grown large. A request is `{"op":"<python name>", <arguments>…, "id":<any>}`;
 /// the answer is `{"id":…,"result":"<hex or text>"}` or `{"id":…,"error":{"code":…,"message":…}}`, `id` echoed
 /// verbatim when the request had one.
-public struct BatchProcessor {
+///
+/// A processor keeps per-thread state (parser buffers, argument buffers, random bytes), so it is a class: use one
+/// per thread.
+public final class BatchProcessor {
     /// The result lines written so far.
-    public var output: BatchOutput
+    public let output: BatchOutput
     private let table: BatchOperationTable
     private var parser = FlatJSONParser()
     private let pool = ArgumentPool()
@@ -25,7 +28,7 @@ public struct BatchProcessor {
     }
 
     /// Processes every complete line in `chunk`, keeping a trailing partial line for the next chunk.
-    public mutating func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
+    public func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         var start = 0
         while let index = Self.newline(in: chunk, from: start) {
             let line = UnsafeBufferPointer(rebasing: chunk[start..<index])
@@ -52,25 +55,25 @@ public struct BatchProcessor {
     }
 
     /// Processes the last line when the input did not end with a newline.
-    public mutating func finish() {
+    public func finish() {
         if !carry.isEmpty { processCarry() }
     }
 
     /// Runs a whole input held in memory and returns the result lines (for tests and small inputs).
-    public mutating func run(_ input: [UInt8]) -> [UInt8] {
+    public func run(_ input: [UInt8]) -> [UInt8] {
         input.withUnsafeBufferPointer { consume($0) }
         finish()
         return output.take()
     }
 
-    private mutating func processCarry() {
+    private func processCarry() {
         let line = carry
         carry.removeAll(keepingCapacity: true)
         line.withUnsafeBufferPointer { process(line: $0) }
     }
 
     /// Answers one request line.
-    public mutating func process(line: UnsafeBufferPointer<UInt8>) {
+    public func process(line: UnsafeBufferPointer<UInt8>) {
         do {
             try parser.parse(line)
         } catch {

@@ -6,7 +6,7 @@ import Dispatch
 /// `BatchProcessor` (its own parser and output buffer), so the workers share nothing but the immutable operation
 /// table and DES tables. Small runs, as in interactive use, are answered on the calling thread.
 public final class ParallelBatchProcessor {
-    private var processors: [BatchProcessor]
+    private let processors: [BatchProcessor]
     /// Below this many bytes a run is answered on the calling thread: splitting would cost more than it saves.
     private let parallelThreshold: Int
 
@@ -27,12 +27,10 @@ public final class ParallelBatchProcessor {
         if parts.count == 1 {
             processors[0].consume(lines)
         } else {
-            processors.withUnsafeMutableBufferPointer { processors in
-                let shared = UnsafeSendable((processors, lines))
-                DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-                    let (processors, lines) = shared.value
-                    processors[index].consume(UnsafeBufferPointer(rebasing: lines[parts[index]]))
-                }
+            let shared = UnsafeSendable((processors, lines))
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                let (processors, lines) = shared.value
+                processors[index].consume(UnsafeBufferPointer(rebasing: lines[parts[index]]))
             }
         }
         for index in parts.indices {
@@ -72,7 +70,8 @@ public final class ParallelBatchProcessor {
     }
 }
 
-/// Hands a value to concurrent work that touches disjoint parts of it (here: one processor per iteration).
+/// Hands values to concurrent work that touches disjoint parts of them (here: one processor and one part of the
+/// input per iteration).
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

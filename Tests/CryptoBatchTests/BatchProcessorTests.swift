@@ -6,7 +6,7 @@ import Testing
 @Suite struct BatchProcessorTests {
     /// Runs `lines` (joined with newlines) and returns the answer lines as JSON objects.
     private func run(_ lines: [String], trailingNewline: Bool = true) throws -> [[String: Any]] {
-        var processor = BatchProcessor()
+        let processor = BatchProcessor()
         let input = lines.joined(separator: "\n") + (trailingNewline ? "\n" : "")
         let output = processor.run(Array(input.utf8))
         let text = String(decoding: output, as: UTF8.self)
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func echoesTheIdVerbatim() throws {
-        var processor = BatchProcessor()
+        let processor = BatchProcessor()
         let output = processor.run(Array(#"{"id": "a\u0041\"" ,"op":"mac.pad_iso_1","data":"00"}"#.utf8))
         #expect(String(decoding: output, as: UTF8.self) == #"{"id":"a\u0041\"","result":"0000000000000000"}"# + "\n")
     }
@@ -121,10 +121,10 @@ import Testing
         let input = Array(
             (0..<50).map { #"{"op":"des.generate_kcv","key":"0123456789ABCDEFFEDCBA9876543210","id":\#($0)}"# + "\n" }
                 .joined().utf8)
-        var whole = BatchProcessor()
+        let whole = BatchProcessor()
         let expected = whole.run(input)
         for chunkSize in [1, 7, 64, 1000] {
-            var processor = BatchProcessor()
+            let processor = BatchProcessor()
             var start = 0
             while start < input.count {
                 let end = min(start + chunkSize, input.count)

@@ -45,7 +45,7 @@ import Testing
             // A newline inside a mutated line splits it in two lines: keep one line per entry.
             lines.append(line.map { $0 == 0x0A ? UInt8(ascii: " ") : $0 })
         }
-        var processor = BatchProcessor()
+        let processor = BatchProcessor()
         let output = processor.run(lines.flatMap { $0 + [0x0A] })
         let answers = output.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
         #expect(answers.count == lines.count)
@@ -65,14 +65,14 @@ import Testing
             input.append(0x0A)
             count += 1
         }
-        var processor = BatchProcessor()
+        let processor = BatchProcessor()
         let output = processor.run(input)
         #expect(output.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().count == count)
     }
 
     @Test func tooManyFieldsIsAnError() throws {
         let fields = (0..<70).map { #""f\#($0)":1"# }.joined(separator: ",")
-        var processor = BatchProcessor()
+        let processor = BatchProcessor()
         let output = processor.run(Array(#"{"op":"mac.pad_iso_1",\#(fields)}"#.utf8))
         let object = try #require(JSONSerialization.jsonObject(with: Data(output)) as? [String: Any])
         #expect((object["error"] as? [String: Any])?["code"] as? String == "unsupportedValue")

@@ -9,7 +9,7 @@ import Testing
                 + "\n"
         }
         let input = Array((lines + ["{bad\n", #"{"op":"mac.pad_iso_1","data":"AB","id":"last"}"#]).joined().utf8)
-        var single = BatchProcessor()
+        let single = BatchProcessor()
         let expected = single.run(input)
 
         let processor = ParallelBatchProcessor(workers: workers, parallelThreshold: 1024)
