@@ -30,10 +30,17 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
+        .target(
+            name: "CryptoBatch",
+            dependencies: ["EMV"],
+            swiftSettings: strictness
+        ),
         .executableTarget(
             name: "tap",
             dependencies: [
                 "EMV",
+                "CryptoBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness
@@ -41,6 +48,12 @@ let package = Package(
         .testTarget(
             name: "EMVTests",
             dependencies: ["EMV"],
+            resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "CryptoBatchTests",
+            dependencies: ["CryptoBatch"],
             resources: [.copy("Vectors")],
             swiftSettings: strictness
         ),

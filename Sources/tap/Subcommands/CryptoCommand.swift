@@ -6,7 +6,7 @@ extension Tap {
         static let configuration = CommandConfiguration(
             commandName: "crypto",
             abstract: "EMV cryptography tools.",
-            subcommands: []
+            subcommands: [CryptoBatchCommand.self]
         )
     }
 }

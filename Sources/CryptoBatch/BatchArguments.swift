@@ -1,0 +1,171 @@
+/// Typed access to the arguments of one request, by the Python parameter names.
+///
+/// Every lookup marks its field as used, so that after the operation ran `checkAllUsed()` can reject arguments the
+/// operation does not take — as Python rejects an unexpected keyword argument.
+///
+/// It reads the parser's buffers through pointers (no reference counting per lookup), so it is valid only while the
+/// operation it was made for runs.
+public struct BatchArguments {
+    private let fields: UnsafeBufferPointer<JSONField>
+    private let text: UnsafeBufferPointer<UInt8>
+    private let pool: ArgumentPool
+    private var used: UInt64
+    /// Where the next lookup starts: requests usually list arguments in the order operations read them.
+    private var hint = 0
+
+    /// Wraps a parsed request's fields and text; the fields at `reserved` and `alsoReserved` (`op`, `id`) count
+    /// as used.
+    init(
+        fields: UnsafeBufferPointer<JSONField>,
+        text: UnsafeBufferPointer<UInt8>,
+        pool: ArgumentPool,
+        reserved: Int,
+        alsoReserved: Int?
+    ) throws(BatchError) {
+        guard fields.count <= ArgumentPool.slots else {
+            throw BatchError(.unsupportedValue, "more than \(ArgumentPool.slots) fields")
+        }
+        self.fields = fields
+        self.text = text
+        self.pool = pool
+        used = 1 << UInt64(reserved)
+        if let alsoReserved { used |= 1 << UInt64(alsoReserved) }
+    }
+
+    /// The random source for operations with random fill (ISO 9564 formats 3 and 4).
+    var random: BufferedSystemRandom { pool.random }
+
+    /// A required byte string given as hex.
+    public mutating func bytes(_ name: StaticString) throws(BatchError) -> [UInt8] {
+        guard let bytes = try optionalBytes(name) else { throw Self.missing(name) }
+        return bytes
+    }
+
+    /// An optional byte string given as hex; absent or null gives nil.
+    public mutating func optionalBytes(_ name: StaticString) throws(BatchError) -> [UInt8]? {
+        guard let (index, value) = lookup(name) else { return nil }
+        switch value {
+        case .null:
+            return nil
+        case .string(let range):
+            guard let bytes = pool.decodeHex(UnsafeBufferPointer(rebasing: text[range]), slot: index) else {
+                throw BatchError(.invalidArgument, "argument `\(name)` is not an even number of hex digits")
+            }
+            return bytes
+        default:
+            throw Self.wrongType(name, expected: "a string", got: value)
+        }
+    }
+
+    /// A required string.
+    public mutating func string(_ name: StaticString) throws(BatchError) -> String {
+        guard let string = try optionalString(name) else { throw Self.missing(name) }
+        return string
+    }
+
+    /// An optional string; absent or null gives nil.
+    public mutating func optionalString(_ name: StaticString) throws(BatchError) -> String? {
+        guard let range = try optionalStringRange(name) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+    }
+
+    /// A required integer.
+    public mutating func int(_ name: StaticString) throws(BatchError) -> Int {
+        guard let value = try optionalInt(name) else { throw Self.missing(name) }
+        return value
+    }
+
+    /// An optional integer; absent or null gives nil.
+    public mutating func optionalInt(_ name: StaticString) throws(BatchError) -> Int? {
+        switch lookup(name)?.value {
+        case nil, .null?: return nil
+        case .number(let value?)?: return value
+        case let value?: throw Self.wrongType(name, expected: "an integer", got: value)
+        }
+    }
+
+    /// Throws for the first field no lookup asked for.
+    public func checkAllUsed() throws(BatchError) {
+        for (index, field) in fields.enumerated() where used & (1 << UInt64(index)) == 0 {
+            let name = String(decoding: UnsafeBufferPointer(rebasing: text[field.key]), as: UTF8.self)
+            throw BatchError(.unexpectedArgument, "unexpected argument `\(name)`")
+        }
+    }
+
+    private mutating func optionalStringRange(_ name: StaticString) throws(BatchError) -> Range<Int>? {
+        switch lookup(name)?.value {
+        case nil, .null?: return nil
+        case .string(let range)?: return range
+        case let value?: throw Self.wrongType(name, expected: "a string", got: value)
+        }
+    }
+
+    private mutating func lookup(_ name: StaticString) -> (index: Int, value: JSONValue)? {
+        guard let index = FlatJSONParser.index(of: name, in: fields, text: text, from: hint) else { return nil }
+        hint = index + 1
+        used |= 1 << UInt64(index)
+        return (index, fields[index].value)
+    }
+
+    private static func missing(_ name: StaticString) -> BatchError {
+        BatchError(.missingArgument, "missing argument `\(name)`")
+    }
+
+    private static func wrongType(_ name: StaticString, expected: String, got value: JSONValue) -> BatchError {
+        BatchError(.invalidArgument, "argument `\(name)` must be \(expected), not \(value.typeName)")
+    }
+}
+
+/// Byte buffers reused from line to line for hex arguments, one per field position.
+///
+/// A fresh `[UInt8]` costs tens of nanoseconds (allocation and generic metadata lookup), and a cryptogram request
+/// has over a dozen hex fields; once an operation is done with its arguments their buffers are uniquely
+/// referenced again, so the next line decodes into them without allocating.
+final class ArgumentPool {
+    /// The most fields a request may have.
+    static let slots = 64
+
+    /// The processor's random source, kept here with its other per-thread state.
+    let random = BufferedSystemRandom()
+    private var buffers = [[UInt8]](repeating: [], count: slots)
+    private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
+
+    deinit { scratch.deallocate() }
+
+    /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
+    /// a non-hex character.
+    func decodeHex(_ digits: UnsafeBufferPointer<UInt8>, slot: Int) -> [UInt8]? {
+        guard digits.count % 2 == 0 else { return nil }
+        let count = digits.count / 2
+        if scratch.count < count {
+            scratch.deallocate()
+            scratch = .allocate(capacity: count)
+        }
+        let scratch = scratch
+        let valid = hexNibble.withUnsafeBufferPointer { nibble in
+            var index = 0
+            while index < count {
+                let high = nibble[Int(digits[2 * index])]
+                let low = nibble[Int(digits[2 * index + 1])]
+                if (high | low) & 0x80 != 0 { return false }
+                scratch[index] = high << 4 | low
+                index += 1
+            }
+            return true
+        }
+        guard valid else { return nil }
+        buffers[slot].removeAll(keepingCapacity: true)
+        buffers[slot].append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
+        return buffers[slot]
+    }
+}
+
+/// Nibble values of the hex digits; 0xFF marks every other byte.
+private let hexNibble: [UInt8] = (0...255).map { byte -> UInt8 in
+    switch UInt8(byte) {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+    default: 0xFF
+    }
+}

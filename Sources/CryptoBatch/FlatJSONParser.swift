@@ -1,0 +1,452 @@
+/// A strict parser for one JSON object whose values are all strings, numbers, booleans or null: the shape of a
+/// batch request line.
+///
+/// Foundation's JSON decoders allocate a dictionary of boxed values per line; this parser instead fills two
+/// buffers it keeps across lines — the fields, and a copy of the line followed by any string that needed
+/// unescaping — so a line costs no allocation once the buffers have grown. It follows RFC 8259 exactly (escapes, surrogate pairs, UTF-8, number
+/// grammar) and rejects nested values, duplicate keys and anything after the closing brace.
+public struct FlatJSONParser: Sendable {
+    /// The fields of the last parsed object, in their order on the line.
+    public private(set) var fields: [JSONField] = []
+    /// Decoded keys and string values of the last parsed object; `JSONField` ranges index into it.
+    public private(set) var text: [UInt8] = []
+
+    /// Makes a parser with empty buffers.
+    public init() {
+        fields.reserveCapacity(32)
+        text.reserveCapacity(1024)
+    }
+
+    /// Parses one line, replacing the previous object's fields.
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(BatchError) {
+        fields.removeAll(keepingCapacity: true)
+        // Strings without escapes are then ranges of this copy; only escaped ones are decoded after it.
+        text.removeAll(keepingCapacity: true)
+        text.append(contentsOf: line)
+        var cursor = Cursor(bytes: line)
+        cursor.skipWhitespace()
+        guard !cursor.atEnd else { throw BatchError(.emptyLine, "empty line") }
+        guard cursor.peek == UInt8(ascii: "{") else {
+            throw cursor.unexpected(expecting: "an object")
+        }
+        cursor.index += 1
+        cursor.skipWhitespace()
+        if cursor.peek == UInt8(ascii: "}") {
+            cursor.index += 1
+        } else {
+            try parseMembers(&cursor)
+        }
+        cursor.skipWhitespace()
+        guard cursor.atEnd else { throw BatchError.malformed("trailing characters", at: cursor.index) }
+    }
+
+    /// Parses one line held in an array (a convenience for tests and small inputs).
+    public mutating func parse(_ line: [UInt8]) throws(BatchError) {
+        try line.withUnsafeBufferPointer { (buffer) throws(BatchError) in try parse(buffer) }
+    }
+
+    /// The decoded bytes of a key or string value.
+    public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> { text[range] }
+
+    /// The index of the field named `key`, comparing decoded bytes.
+    public func index(of key: StaticString) -> Int? {
+        withUnsafeBuffers { fields, text in Self.index(of: key, in: fields, text: text) }
+    }
+
+    /// Calls `body` with the fields and the text they index into, without copying either.
+    public func withUnsafeBuffers<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<JSONField>, UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try fields.withUnsafeBufferPointer { fields throws(Failure) in
+            try text.withUnsafeBufferPointer { text throws(Failure) in try body(fields, text) }
+        }
+    }
+
+    /// The index of the field named `key` among `fields`, whose keys are ranges of `text`, searching from
+    /// `start` round to the end and then from the beginning.
+    static func index(
+        of key: StaticString,
+        in fields: UnsafeBufferPointer<JSONField>,
+        text: UnsafeBufferPointer<UInt8>,
+        from start: Int = 0
+    ) -> Int? {
+        key.withUTF8Buffer { name in
+            let count = fields.count
+            var position = start < count ? start : 0
+            for _ in 0..<count {
+                let field = fields[position].key
+                if field.count == name.count && equal(text, field, name) { return position }
+                position = position + 1 == count ? 0 : position + 1
+            }
+            return nil
+        }
+    }
+
+    @inline(__always)
+    private static func equal(
+        _ text: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        _ other: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var offset = 0
+        var index = range.lowerBound
+        while offset < other.count {
+            if text[index] != other[offset] { return false }
+            offset += 1
+            index += 1
+        }
+        return true
+    }
+
+    private mutating func parseMembers(_ cursor: inout Cursor) throws(BatchError) {
+        var seenKeys: UInt64 = 0
+        while true {
+            guard cursor.peek == UInt8(ascii: "\"") else { throw cursor.unexpected(expecting: "a key") }
+            let key = try parseString(&cursor)
+            // A 64-bit filter of the keys so far: only a possible repeat pays for comparing with every key.
+            let bit: UInt64 = 1 << UInt64(keySignature(key) & 63)
+            if seenKeys & bit != 0 { try checkUnique(key, at: cursor.index) }
+            seenKeys |= bit
+            cursor.skipWhitespace()
+            guard cursor.peek == UInt8(ascii: ":") else { throw cursor.unexpected(expecting: "':'") }
+            cursor.index += 1
+            cursor.skipWhitespace()
+            let start = cursor.index
+            let value = try parseValue(&cursor)
+            fields.append(JSONField(key: key, value: value, token: start..<cursor.index))
+            cursor.skipWhitespace()
+            switch cursor.peek {
+            case UInt8(ascii: ","):
+                cursor.index += 1
+                cursor.skipWhitespace()
+            case UInt8(ascii: "}"):
+                cursor.index += 1
+                return
+            default:
+                throw cursor.unexpected(expecting: "',' or '}'")
+            }
+        }
+    }
+
+    /// A cheap hash of a key: its length and first and last bytes.
+    private func keySignature(_ key: Range<Int>) -> Int {
+        guard !key.isEmpty else { return 0 }
+        return key.count &* 7 &+ Int(text[key.lowerBound]) &* 3 &+ Int(text[key.upperBound - 1])
+    }
+
+    private func checkUnique(_ key: Range<Int>, at offset: Int) throws(BatchError) {
+        let duplicate = text.withUnsafeBufferPointer { text in
+            fields.contains { field in
+                field.key.count == key.count && Self.equal(text, field.key, UnsafeBufferPointer(rebasing: text[key]))
+            }
+        }
+        if duplicate { throw BatchError(.duplicateKey, "duplicate key at byte \(offset)") }
+    }
+
+    private mutating func parseValue(_ cursor: inout Cursor) throws(BatchError) -> JSONValue {
+        guard let first = cursor.peek else { throw cursor.unexpected(expecting: "a value") }
+        switch first {
+        case UInt8(ascii: "\""):
+            return .string(try parseString(&cursor))
+        case UInt8(ascii: "t"):
+            try cursor.expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try cursor.expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try cursor.expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try cursor.parseNumber())
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            throw BatchError(.unsupportedValue, "nested object or array at byte \(cursor.index)")
+        default:
+            throw cursor.unexpected(expecting: "a value")
+        }
+    }
+
+    /// Reads a string starting at its opening quote and returns its range in `text`: the range of the line's copy
+    /// when it has no escapes (the usual case), else that of its decoded form appended after the copy.
+    private mutating func parseString(_ cursor: inout Cursor) throws(BatchError) -> Range<Int> {
+        let bytes = cursor.bytes
+        let start = cursor.index + 1
+        var index = start
+        if let base = bytes.baseAddress {
+            // Skip plain characters eight at a time; the byte loop below then finds what stopped the scan.
+            while index + 8 <= bytes.count,
+                !Self.hasSpecialByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                cursor.index = index + 1
+                return start..<index
+            } else if byte == UInt8(ascii: "\\") {
+                break
+            } else if byte < 0x20 {
+                throw BatchError.malformed("control character in string", at: index)
+            } else if byte >= 0x80 {
+                index = try Self.endOfUTF8Sequence(bytes, at: index)
+            } else {
+                index += 1
+            }
+        }
+        guard index < bytes.count else { throw BatchError.malformed("unterminated string", at: index) }
+        let decodedStart = text.count
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        cursor.index = index
+        while let byte = cursor.peek {
+            switch byte {
+            case UInt8(ascii: "\""):
+                cursor.index += 1
+                return decodedStart..<text.count
+            case UInt8(ascii: "\\"):
+                try parseEscape(&cursor)
+            case ..<0x20:
+                throw BatchError.malformed("control character in string", at: cursor.index)
+            case 0x80...:
+                let end = try Self.endOfUTF8Sequence(bytes, at: cursor.index)
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cursor.index..<end]))
+                cursor.index = end
+            default:
+                text.append(byte)
+                cursor.index += 1
+            }
+        }
+        throw BatchError.malformed("unterminated string", at: cursor.index)
+    }
+
+    /// Whether any byte of `word` is a quote, a backslash, a control character or non-ASCII (SWAR).
+    @inline(__always)
+    private static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quoteZero = (quote &- ones) & ~quote
+        let backslashZero = (backslash &- ones) & ~backslash
+        let control = word &- ones &* 0x20
+        return (quoteZero | backslashZero | control | word) & highs != 0
+    }
+
+    private mutating func parseEscape(_ cursor: inout Cursor) throws(BatchError) {
+        let offset = cursor.index
+        cursor.index += 1
+        guard let escaped = cursor.next() else { throw BatchError.malformed("unterminated escape", at: offset) }
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
+        case UInt8(ascii: "b"): text.append(0x08)
+        case UInt8(ascii: "f"): text.append(0x0C)
+        case UInt8(ascii: "n"): text.append(0x0A)
+        case UInt8(ascii: "r"): text.append(0x0D)
+        case UInt8(ascii: "t"): text.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try cursor.hexQuad()
+            if (0xD800..<0xDC00).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard cursor.next() == UInt8(ascii: "\\"), cursor.next() == UInt8(ascii: "u") else {
+                    throw BatchError.malformed("unpaired surrogate", at: offset)
+                }
+                let low = try cursor.hexQuad()
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw BatchError.malformed("unpaired surrogate", at: offset)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw BatchError.malformed("unpaired surrogate", at: offset)
+            }
+            appendUTF8(scalar)
+        default:
+            throw BatchError.malformed("invalid escape", at: offset)
+        }
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case ..<0x80:
+            text.append(UInt8(scalar))
+        case ..<0x800:
+            text.append(0xC0 | UInt8(scalar >> 6))
+            text.append(0x80 | UInt8(scalar & 0x3F))
+        case ..<0x10000:
+            text.append(0xE0 | UInt8(scalar >> 12))
+            text.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            text.append(0x80 | UInt8(scalar & 0x3F))
+        default:
+            text.append(0xF0 | UInt8(scalar >> 18))
+            text.append(0x80 | UInt8((scalar >> 12) & 0x3F))
+            text.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            text.append(0x80 | UInt8(scalar & 0x3F))
+        }
+    }
+
+    /// The end of the well-formed UTF-8 sequence at `start` (shortest form, no surrogates, at most U+10FFFF).
+    private static func endOfUTF8Sequence(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(BatchError) -> Int
+    {
+        let lead = bytes[start]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: throw BatchError.malformed("invalid UTF-8", at: start)
+        }
+        guard start + length <= bytes.count else { throw BatchError.malformed("invalid UTF-8", at: start) }
+        let second = bytes[start + 1]
+        guard second >= lower, second <= upper else { throw BatchError.malformed("invalid UTF-8", at: start) }
+        for index in (start + 2)..<(start + length) where bytes[index] & 0xC0 != 0x80 {
+            throw BatchError.malformed("invalid UTF-8", at: start)
+        }
+        return start + length
+    }
+}
+
+/// One member of a flat JSON object.
+public struct JSONField: Sendable, Hashable {
+    /// The decoded key, as a range of `FlatJSONParser.text`.
+    public let key: Range<Int>
+    /// The value.
+    public let value: JSONValue
+    /// Where the value's JSON text sits on the line, so it can be echoed verbatim.
+    public let token: Range<Int>
+}
+
+/// A JSON scalar value.
+public enum JSONValue: Sendable, Hashable {
+    /// A string, decoded, as a range of `FlatJSONParser.text`.
+    case string(Range<Int>)
+    /// A number; the associated value is set only for a plain integer (no fraction or exponent) that fits `Int`.
+    case number(Int?)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// `null`.
+    case null
+
+    /// The JSON type's name, for messages.
+    public var typeName: String {
+        switch self {
+        case .string: "string"
+        case .number: "number"
+        case .bool: "boolean"
+        case .null: "null"
+        }
+    }
+}
+
+/// A read position on a line.
+private struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var atEnd: Bool { index >= bytes.count }
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func next() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    func unexpected(expecting what: String) -> BatchError {
+        atEnd
+            ? BatchError.malformed("unexpected end of line, expecting \(what)", at: index)
+            : BatchError.malformed("unexpected character, expecting \(what)", at: index)
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(BatchError) {
+        let start = index
+        let matches = literal.withUTF8Buffer { expected in
+            guard index + expected.count <= bytes.count else { return false }
+            for (offset, byte) in expected.enumerated() where bytes[index + offset] != byte { return false }
+            return true
+        }
+        guard matches else { throw BatchError.malformed("invalid literal", at: start) }
+        index += literal.utf8CodeUnitCount
+    }
+
+    mutating func hexQuad() throws(BatchError) -> UInt32 {
+        let start = index
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = next(), let nibble = Self.hexValue(byte) else {
+                throw BatchError.malformed("invalid \\u escape", at: start)
+            }
+            value = value << 4 | UInt32(nibble)
+        }
+        return value
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Parses a number by RFC 8259's grammar; returns its value when it is a plain integer that fits `Int`.
+    mutating func parseNumber() throws(BatchError) -> Int? {
+        let start = index
+        let negative = peek == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard let first = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            throw BatchError.malformed("invalid number", at: start)
+        }
+        var value: Int? = 0
+        if first == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while let digit = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
+                if let current = value {
+                    let (times10, overflow1) = current.multipliedReportingOverflow(by: 10)
+                    let (sum, overflow2) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+                    value = overflow1 || overflow2 ? nil : sum
+                }
+                index += 1
+            }
+        }
+        var integral = true
+        if peek == UInt8(ascii: ".") {
+            integral = false
+            index += 1
+            try skipDigits(numberStart: start)
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            integral = false
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            try skipDigits(numberStart: start)
+        }
+        if let digit = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
+            throw BatchError.malformed("invalid number", at: start)  // a leading zero followed by digits
+        }
+        guard integral, let magnitude = value else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    private mutating func skipDigits(numberStart: Int) throws(BatchError) {
+        let start = index
+        while let digit = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) { index += 1 }
+        guard index > start else { throw BatchError.malformed("invalid number", at: numberStart) }
+    }
+}

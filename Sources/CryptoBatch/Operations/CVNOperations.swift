@@ -1,0 +1,117 @@
+import EMV
+
+/// `pyemv.cvn.<Class>.generate_ac` and `.generate_arpc` for one cryptogram version: the request carries the
+/// constructor's arguments (`iss_mk_ac`, `iss_mk_smi`, `iss_mk_smc`, `pan`, `psn`) and the method's.
+func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
+    let prefix = "pyemv.cvn.\(version.pyemvClassName)"
+    return [
+        BatchOperation("\(prefix).generate_ac") { args throws(BatchError) in
+            let card = try cardCryptograms(&args, version)
+            let data = try cryptogramData(&args, version)
+            return .bytes(try emv { () throws(CryptoError) in try card.generateAC(data) })
+        },
+        BatchOperation("\(prefix).generate_arpc") { args throws(BatchError) in
+            let card = try cardCryptograms(&args, version)
+            let arqc = try args.bytes("tag_9f26")
+            switch (version.arpcMethod, version.arpcSessionKeyDerivation) {
+            case (.method2, _):
+                let atc = try args.bytes("tag_9f36")
+                let csu = try args.bytes("csu")
+                let proprietary = try args.optionalBytes("proprietary_auth_data")
+                return .bytes(
+                    try emv { () throws(CryptoError) in
+                        try card.generateARPC(
+                            arqc: arqc, atc: atc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietary
+                        )
+                    }
+                )
+            case (.method1, let derivation):
+                let un = derivation == .mastercard ? try args.bytes("tag_9f37") : []
+                let atc = derivation == .iccMasterKey ? [] : try args.bytes("tag_9f36")
+                let responseCode = try args.bytes("arpc_rc")
+                return .bytes(
+                    try emv { () throws(CryptoError) in
+                        try card.generateARPC(arqc: arqc, atc: atc, unpredictableNumber: un, responseCode: responseCode)
+                    }
+                )
+            }
+        },
+    ]
+}
+
+/// The card of the pyemv constructor `Class(iss_mk_ac, iss_mk_smi, iss_mk_smc, pan, psn=None)`.
+///
+/// `generate_ac` and `generate_arpc` use only the AC master key, so only that one is derived; the SMI and SMC
+/// issuer keys are checked as their derivation would check them (a DES key of 8, 16 or 24 bytes; the PAN and PSN
+/// are the AC derivation's), which keeps every error pyemv's constructor raises without two unused derivations.
+private func cardCryptograms(
+    _ args: inout BatchArguments,
+    _ version: CryptogramVersion
+) throws(BatchError) -> CardCryptograms {
+    let issuerKeyAC = try args.bytes("iss_mk_ac")
+    let issuerKeySMI = try args.bytes("iss_mk_smi")
+    let issuerKeySMC = try args.bytes("iss_mk_smc")
+    let pan = try args.string("pan")
+    // pyemv's classes take `psn or "00"`: an empty PSN too means "00" (unlike the kd functions).
+    let psn = try args.optionalString("psn").flatMap { $0.isEmpty ? nil : $0 } ?? "00"
+    return try emv { () throws(CryptoError) in
+        let ac = try KeyDerivation.iccMasterKey(
+            option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, pan: pan, psn: psn
+        )
+        try checkDESKeyLength(issuerKeySMI)
+        try checkDESKeyLength(issuerKeySMC)
+        return CardCryptograms(version: version, iccMasterKeys: try ICCMasterKeys(ac: ac, smi: ac, smc: ac))
+    }
+}
+
+/// The check `TDESKey.init` makes, without building the key schedule.
+private func checkDESKeyLength(_ key: [UInt8]) throws(CryptoError) {
+    guard key.count == 8 || key.count == 16 || key.count == 24 else {
+        throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(key.count)")
+    }
+}
+
+/// The data elements of `generate_ac`: the ten common tags, then the version's CVR, counters or IAD.
+private func cryptogramData(
+    _ args: inout BatchArguments,
+    _ version: CryptogramVersion
+) throws(BatchError) -> CryptogramData {
+    var data = CryptogramData(
+        amountAuthorized: try args.bytes("tag_9f02"),
+        amountOther: try args.bytes("tag_9f03"),
+        terminalCountryCode: try args.bytes("tag_9f1a"),
+        terminalVerificationResults: try args.bytes("tag_95"),
+        transactionCurrencyCode: try args.bytes("tag_5f2a"),
+        transactionDate: try args.bytes("tag_9a"),
+        transactionType: try args.bytes("tag_9c"),
+        unpredictableNumber: try args.bytes("tag_9f37"),
+        applicationInterchangeProfile: try args.bytes("tag_82"),
+        applicationTransactionCounter: try args.bytes("tag_9f36")
+    )
+    switch version.trailingData {
+    case .cardVerificationResults:
+        data.cardVerificationResults = try args.bytes("cvr")
+    case .cardVerificationResultsAndCounters:
+        data.cardVerificationResults = try args.bytes("cvr")
+        data.counters = try args.bytes("counters")
+    case .issuerApplicationData:
+        data.issuerApplicationData = try args.bytes("tag_9f10")
+    }
+    return data
+}
+
+extension CryptogramVersion {
+    /// The name of the pyemv 1.5.0 class for this version.
+    var pyemvClassName: String {
+        switch self {
+        case .visa10: "VisaCVN10"
+        case .visa18: "VisaCVN18"
+        case .visa22: "VisaCVN22"
+        case .interac133: "InteracCVN133"
+        case .mastercard16: "MasterCardCVN16"
+        case .mastercard17: "MasterCardCVN17"
+        case .mastercard20: "MasterCardCVN20"
+        case .mastercard21: "MasterCardCVN21"
+        }
+    }
+}
