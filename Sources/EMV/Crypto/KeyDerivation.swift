@@ -79,45 +79,84 @@ public enum KeyDerivation {
     /// Y for option A: the rightmost 16 characters of PAN ‖ PSN as hex digits, left-padded with zeros.
     static func optionAInput(pan: String, psn: String) throws(CryptoError) -> UInt64 {
         // pyemv slices Python text, so characters are Unicode scalars; those left of the last 16 are not read.
-        let scalars = Array(pan.unicodeScalars) + Array(psn.unicodeScalars)
+        // Shifting every digit into Y keeps the last 16 without collecting the characters first; a character
+        // that is not a hex digit matters only if it is one of those 16.
         var y: UInt64 = 0
-        for scalar in scalars.suffix(16) {
-            guard let nibble = hexValue(scalar) else {
-                throw CryptoError(.invalidPAN, "PAN and PAN sequence number must be hexadecimal digits")
+        var count = 0
+        var lastInvalid = -1
+        func shiftIn(_ scalars: String.UnicodeScalarView) {
+            for scalar in scalars {
+                if let nibble = hexValue(scalar) {
+                    y = y << 4 | UInt64(nibble)
+                } else {
+                    y <<= 4
+                    lastInvalid = count
+                }
+                count += 1
             }
-            y = y << 4 | UInt64(nibble)
         }
+        shiftIn(pan.unicodeScalars)
+        shiftIn(psn.unicodeScalars)
+        guard lastInvalid < 0 || lastInvalid < count - 16 else { throw invalidDigits }
         return y
     }
 
     /// Y for option B (falls back to option A for PANs of at most 16 characters).
     static func optionBInput(pan: String, psn: String) throws(CryptoError) -> UInt64 {
-        let panScalars = Array(pan.unicodeScalars)
-        guard panScalars.count > 16 else { return try optionAInput(pan: pan, psn: psn) }
-        var digits: [UInt8] = panScalars.count % 2 == 1 ? [0] : []
-        for scalar in panScalars + Array(psn.unicodeScalars) {
-            guard let nibble = hexValue(scalar) else {
-                throw CryptoError(.invalidPAN, "PAN and PAN sequence number must be hexadecimal digits")
+        let panLength = pan.unicodeScalars.count
+        guard panLength > 16 else { return try optionAInput(pan: pan, psn: psn) }
+        // X = PAN ‖ PSN as packed digits, with a zero in front of a PAN of odd length.
+        var x: [UInt8] = []
+        x.reserveCapacity((panLength + 1) / 2 + 2)
+        var high: UInt8? = panLength % 2 == 1 ? 0 : nil
+        func pack(_ scalars: String.UnicodeScalarView) throws(CryptoError) {
+            for scalar in scalars {
+                guard let nibble = hexValue(scalar) else { throw invalidDigits }
+                if let first = high {
+                    x.append(first << 4 | nibble)
+                    high = nil
+                } else {
+                    high = nibble
+                }
             }
-            digits.append(nibble)
         }
-        guard digits.count % 2 == 0 else {
+        try pack(pan.unicodeScalars)
+        try pack(psn.unicodeScalars)
+        guard high == nil else {
             throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
         }
-        var x: [UInt8] = []
-        x.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            x.append(digits[index] << 4 | digits[index + 1])
-        }
-        return decimalised(Array(Insecure.SHA1.hash(data: x)))
+        return Insecure.SHA1.hash(data: x).withUnsafeBytes { decimalised($0) }
+    }
+
+    private static var invalidDigits: CryptoError {
+        CryptoError(.invalidPAN, "PAN and PAN sequence number must be hexadecimal digits")
     }
 
     /// The first 16 decimal digits of the digest's hex form, then its letters a–f as 0–5 until there are 16.
-    static func decimalised(_ digest: [UInt8]) -> UInt64 {
-        let nibbles = digest.flatMap { [$0 >> 4, $0 & 0x0F] }
-        let ordered = nibbles.filter { $0 < 10 } + nibbles.filter { $0 >= 10 }.map { $0 - 10 }
-        // SHA-1 has 40 nibbles, so there are always 16 to take.
-        return ordered.prefix(16).reduce(0) { $0 << 4 | UInt64($1) }
+    static func decimalised(_ digest: some Sequence<UInt8>) -> UInt64 {
+        // Digits go straight into Y; letters are kept (as 0–5) in a second register, in order, for the case of
+        // fewer than 16 digits. SHA-1 has 40 nibbles, so there are always 16 to take.
+        var digits: UInt64 = 0
+        var digitCount = 0
+        var letters: UInt64 = 0
+        var letterCount = 0
+        func take(_ nibble: UInt8) {
+            if nibble < 10 {
+                digits = digits << 4 | UInt64(nibble)
+                digitCount += 1
+            } else if letterCount < 16 {
+                letters = letters << 4 | UInt64(nibble - 10)
+                letterCount += 1
+            }
+        }
+        for byte in digest where digitCount < 16 {
+            take(byte >> 4)
+            if digitCount < 16 { take(byte & 0x0F) }
+        }
+        let missing = 16 - digitCount
+        guard missing > 0 else { return digits }
+        // The first `missing` letters, after the digits.
+        return digits << (4 * missing) | letters >> (4 * (letterCount - missing))
     }
 
     /// The value of one hexadecimal digit, as Python's `a2b_hex` reads it.
