@@ -22,9 +22,27 @@ enum BigEndianBlock {
     /// The 8 bytes of `block`.
     @inline(__always) @usableFromInline
     static func bytes(_ block: UInt64) -> [UInt8] {
+        bytes(block, prefix: 8)
+    }
+
+    /// The first `length` bytes of `block` (none for a negative length, all 8 for a longer one), made in one
+    /// allocation rather than by slicing the 8 bytes.
+    @inline(__always) @usableFromInline
+    static func bytes(_ block: UInt64, prefix length: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: 8) { buffer, count in
             store(block, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
-            count = 8
+            count = min(max(0, length), 8)
+        }
+    }
+
+    /// The 16 bytes of two blocks, `high` first.
+    @inline(__always) @usableFromInline
+    static func bytes(_ high: UInt64, _ low: UInt64) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 16) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            store(high, into: raw, at: 0)
+            store(low, into: raw, at: 8)
+            count = 16
         }
     }
 }

@@ -25,7 +25,7 @@ struct DoubleLengthKey: Sendable, Hashable {
     var schedule: TDESKey { TDESKey(k1: left, k2: right) }
 
     /// The 16 key bytes.
-    var bytes: [UInt8] { BigEndianBlock.bytes(left) + BigEndianBlock.bytes(right) }
+    var bytes: [UInt8] { BigEndianBlock.bytes(left, right) }
 
     /// The key with each byte's low bit set so that the byte has an odd number of one bits.
     var withOddParity: DoubleLengthKey {

@@ -161,6 +161,6 @@ public enum ISO9797 {
     }
 
     private static func truncate(_ block: UInt64, _ length: Int) -> [UInt8] {
-        Array(BigEndianBlock.bytes(block).prefix(length))
+        BigEndianBlock.bytes(block, prefix: length)
     }
 }

@@ -15,7 +15,7 @@ extension PINBlock {
         pin: String, using generator: inout some RandomNumberGenerator
     ) throws(CryptoError) -> [UInt8] {
         let field = pinField(control: 4, pin: try pinDigits(pin)) { 0xA }
-        return BigEndianBlock.bytes(field) + BigEndianBlock.bytes(generator.next())
+        return BigEndianBlock.bytes(field, generator.next())
     }
 
     /// Encodes the clear format 4 PAN field (psec `encode_pan_field_iso_4`): the number of PAN digits beyond

@@ -147,8 +147,9 @@ public enum SessionKey {
                 "ATC and unpredictable number must make 6 bytes, got \(atc.count) + \(unpredictableNumber.count)"
             )
         }
-        let block = atc + [0, 0] + unpredictableNumber
-        return BigEndianBlock.load(block)
+        // ATC ‖ 00 00 ‖ UN, folded byte by byte instead of concatenated.
+        let atcPart = atc.reduce(0) { $0 << 8 | UInt64($1) }
+        return unpredictableNumber.reduce(atcPart << 16) { $0 << 8 | UInt64($1) }
     }
 
     /// A 2-byte ATC as a number.

@@ -5,6 +5,6 @@ extension TDESKey {
     /// Same as pyemv `tools.key_check_digits` and psec `des.generate_kcv`, whose default length is 2;
     /// EMV and most HSMs print 3 bytes.
     public func checkValue(length: Int = 3) -> [UInt8] {
-        Array(BigEndianBlock.bytes(encrypt(block: 0)).prefix(max(0, length)))
+        BigEndianBlock.bytes(encrypt(block: 0), prefix: length)
     }
 }
