@@ -142,7 +142,7 @@ private func hex(_ text: String) throws -> [UInt8] { try CryptoVectors.bytes(tex
         } catch {
             #expect(error.code == .invalidKeyLength)
             #expect(!error.message.contains("5A"))
-            #expect(error.description.hasPrefix("invalidKeyLength: "))
+            #expect(error.description.hasPrefix("CryptoError.invalidKeyLength: "))
         }
     }
 

@@ -68,9 +68,6 @@ public struct ValueError: CodedError {
         self.line = line
     }
 
-    /// `ValueError`, as `description` shows it.
-    public static let domain = "ValueError"
-
     private static func pattern(_ code: Code) -> ValueError { ValueError(code: code, message: "any \(code) error") }
 
     /// Matches any ``Code/invalidLength`` error.
