@@ -54,9 +54,7 @@ public struct PAN: Hashable, Sendable, CustomStringConvertible, CustomDebugStrin
     public var lastFour: String { BCD.text(digitValues.suffix(4)) }
 
     /// First six and last four digits with `*` for each digit between: `476173******0119`.
-    public var masked: String {
-        issuerIdentificationNumber + String(repeating: "*", count: length - 10) + lastFour
-    }
+    public var masked: String { SensitiveDataMask.maskedPAN(digits: digitValues) }
 
     /// Whether the last digit is the Luhn check digit of the others.
     public var isLuhnValid: Bool { Self.luhnSum(digitValues) % 10 == 0 }

@@ -55,7 +55,7 @@ public struct Track2EquivalentData: Hashable, Sendable, CustomStringConvertible,
                 code: .invalidLength, offset: Self.maximumByteCount,
                 message: "track 2 equivalent data has at most 19 bytes, got \(bytes.count)")
         }
-        let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let nibbles = BCD.nibbles(bytes)
         guard let separator = nibbles.firstIndex(of: 0x0D) else {
             throw ValueError(code: .missingSeparator, offset: bytes.count, message: "no D separator after the PAN")
         }
