@@ -18,6 +18,7 @@ public struct TLVError: CodedError {
             case nonMinimalLength
             case tagTooLong
             case invalidTag
+            case unexpectedTag
         }
 
         private let base: Base
@@ -46,6 +47,8 @@ public struct TLVError: CodedError {
         public static let tagTooLong = Code(.tagTooLong)
         /// A tag that is not a well-formed EMV tag where one is required (serializing, data object lists).
         public static let invalidTag = Code(.invalidTag)
+        /// A data object with another tag than the one a typed value reads (``TLVCodable``).
+        public static let unexpectedTag = Code(.unexpectedTag)
 
         /// The code's name, e.g. `truncatedTag`.
         public var description: String { base.rawValue }
@@ -98,4 +101,6 @@ public struct TLVError: CodedError {
     public static let tagTooLong = pattern(.tagTooLong)
     /// Matches any ``Code/invalidTag`` error.
     public static let invalidTag = pattern(.invalidTag)
+    /// Matches any ``Code/unexpectedTag`` error.
+    public static let unexpectedTag = pattern(.unexpectedTag)
 }

@@ -91,3 +91,10 @@ public struct ValueError: CodedError {
     /// Matches any ``Code/unknownCountry`` error.
     public static let unknownCountry = pattern(.unknownCountry)
 }
+
+extension ValueError: RelocatableError {
+    /// The same error with its offset moved by `distance` bytes.
+    func relocated(by distance: Int) -> any Error {
+        ValueError(code: code, offset: offset.map { $0 + distance }, message: message, file: file, line: line)
+    }
+}
