@@ -34,6 +34,8 @@ public struct ODAError: CodedError {
             case malformedCAKeyList
             case invalidInput
             case keyGenerationFailed
+            case missingData
+            case duplicateDataObject
         }
 
         private let base: Base
@@ -92,6 +94,11 @@ public struct ODAError: CodedError {
         public static let invalidInput = Code(.invalidInput)
         /// No suitable prime was found within the search bound.
         public static let keyGenerationFailed = Code(.keyGenerationFailed)
+        /// A data object offline data authentication needs is absent from the card's responses (the TVR's "ICC
+        /// data missing").
+        public static let missingData = Code(.missingData)
+        /// A data object offline data authentication reads appears more than once in the card's responses.
+        public static let duplicateDataObject = Code(.duplicateDataObject)
 
         /// The code's name.
         public var description: String { base.rawValue }
@@ -168,4 +175,8 @@ public struct ODAError: CodedError {
     public static let invalidInput = pattern(.invalidInput)
     /// Matches any ``Code/keyGenerationFailed`` error.
     public static let keyGenerationFailed = pattern(.keyGenerationFailed)
+    /// Matches any ``Code/missingData`` error.
+    public static let missingData = pattern(.missingData)
+    /// Matches any ``Code/duplicateDataObject`` error.
+    public static let duplicateDataObject = pattern(.duplicateDataObject)
 }
