@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func matchesEmvUtilsDOLTests() throws {
-        let vectors = try TLVTestVectors.load("dol-emv-utils", as: EmvUtilsVectors.self)
+        let vectors = try VectorFiles.load("dol-emv-utils", as: EmvUtilsVectors.self)
         for vector in vectors.cases {
             var values: [Tag: [UInt8]] = [:]
             for (tag, value) in vector.values { values[try #require(Tag(bytes: bytes(tag)))] = bytes(value) }

@@ -15,7 +15,7 @@ private func padding(_ method: Int) -> ISO9797.Padding {
     let vectors: CryptoVectors.MACFile
 
     init() throws {
-        vectors = try CryptoVectors.load("MAC", as: CryptoVectors.MACFile.self)
+        vectors = try VectorFiles.load("MAC", as: CryptoVectors.MACFile.self)
     }
 
     @Test func docstringExamples() throws {

@@ -37,7 +37,7 @@ import Testing
         }
     }
 
-    static let caKeys = Result { try CAPublicKeyList(jsonData: ODAFixtures.vectorData("ca-public-keys")) }
+    static let caKeys = Result { try CAPublicKeyList(jsonData: VectorFiles.data("ca-public-keys")) }
 
     /// Lloyds Visa Debit (Kernel 3): CA key 09, a 1408-bit issuer key, a 1024-bit ICC key and the fDDA signature
     /// in the GPO response, over the unpredictable number, amount and currency sent in the PDOL data and the
@@ -152,7 +152,7 @@ import Testing
     /// (scripts/oda-crosscheck.py verified it independently).
     @Test func cdaOnAParsedGenerateACResponse() throws {
         let file = try JSONDecoder().decode(
-            ODACrossCheckTests.File.self, from: ODAFixtures.vectorData("oda-test-card"))
+            ODACrossCheckTests.File.self, from: VectorFiles.data("oda-test-card"))
         let stored = file.cards[0]
         let iccKey = try ODATests.recoverICCKey(ODATests.card("issuer1984e3", "icc1024e3"))
         // The card puts 9F4B between its other objects; the hash covers the rest in card order.

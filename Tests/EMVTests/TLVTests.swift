@@ -297,7 +297,7 @@ import Testing
     }
 
     @Test func matchesPyemvOnRandomWellFormedTrees() throws {
-        let vectors = try TLVTestVectors.load("tlv-pyemv-differential", as: Differential.self)
+        let vectors = try VectorFiles.load("tlv-pyemv-differential", as: Differential.self)
         #expect(vectors.wellFormed.count >= 2000)
         var nonMinimal = 0
         var withFFTags = 0
@@ -326,7 +326,7 @@ import Testing
     }
 
     @Test func agreesWithPyemvOnMutatedInput() throws {
-        let vectors = try TLVTestVectors.load("tlv-pyemv-differential", as: Differential.self)
+        let vectors = try VectorFiles.load("tlv-pyemv-differential", as: Differential.self)
         var bothAccepted = 0
         var onlyPyemvAccepted = 0
         for vector in vectors.mutated {
