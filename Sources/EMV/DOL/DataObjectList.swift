@@ -29,8 +29,10 @@ public struct DataObjectList: RandomAccessCollection, Hashable, Sendable, Custom
     }
 
     /// Parses a list: each entry is a BER-TLV tag followed by a BER-TLV length, with no value.
-    /// - Parameter rules: ``EncodingRules/strict`` rejects lengths in a longer form than needed; padding is never
-    ///   allowed in a list.
+    /// - Parameters:
+    ///   - bytes: the list's encoding, such as the value of tag 9F38 (PDOL) or 8C (CDOL1).
+    ///   - rules: ``EncodingRules/strict`` rejects lengths in a longer form than needed; padding is never allowed
+    ///     in a list.
     /// - Throws: ``TLVError`` with the offset of the bad entry: ``TLVError/truncatedTag``,
     ///   ``TLVError/tagTooLong``, ``TLVError/invalidTag`` (a `00` or `FF` byte where a tag starts),
     ///   ``TLVError/truncatedLength``, ``TLVError/indefiniteLength``, ``TLVError/lengthTooLong`` or

@@ -86,8 +86,11 @@ public struct ODACardData: Hashable, Sendable {
     /// Recovers and verifies the issuer public key (EMV Book 2, 5.3) with the CA key the card names in 8F.
     ///
     /// - Parameters:
+    ///   - caKeys: the terminal's CA public keys.
     ///   - rid: the registered application provider identifier, the first 5 bytes of the AID.
     ///   - pan: the Application PAN (5A) as read, `cn`.
+    ///   - date: the transaction date.
+    ///   - revokedSerialNumbers: issuer certificate serial numbers revoked under the CA key.
     /// - Throws: ``ODAError/missingData`` without 8F, 90 or 9F32; ``ODAError/caKeyNotFound``; and the errors of
     ///   ``IssuerPublicKeyCertificate/init(recovering:with:)-(_,CAPublicKey)`` and
     ///   ``IssuerPublicKeyCertificate/verify(remainder:exponent:pan:on:revokedSerialNumbers:)``.

@@ -22,10 +22,13 @@ extension SignedDynamicApplicationData {
     ///
     /// - Parameters:
     ///   - response: the response's '77' template.
-    ///   - unpredictableNumber, pdolData, cdol1Data, cdol2Data: as for
-    ///     ``verifyCDA(unpredictableNumber:cryptogramInformationData:pdolData:cdol1Data:cdol2Data:responseData:)``.
+    ///   - iccKey: the ICC public key.
+    ///   - unpredictableNumber: the Unpredictable Number (9F37) sent in GENERATE AC.
+    ///   - pdolData: the PDOL data sent in GET PROCESSING OPTIONS.
+    ///   - cdol1Data: the CDOL1 data sent in the first GENERATE AC.
+    ///   - cdol2Data: the CDOL2 data sent in a second GENERATE AC; nil for the first.
     /// - Throws: ``ODAError/missingData`` without 9F4B or a one-byte 9F27, ``ODAError/malformedDynamicData`` for a
-    ///   response that is not a '77' template, and the errors of ``init(recovering:with:)`` and
+    ///   response that is not a '77' template, and the errors of ``init(recovering:with:format:)`` and
     ///   ``verifyCDA(unpredictableNumber:cryptogramInformationData:pdolData:cdol1Data:cdol2Data:responseData:)``.
     public static func verifyCDA(
         generateACResponse response: TLVNode,

@@ -23,8 +23,11 @@ public struct SignedDynamicApplicationData: Sendable {
     /// Opens the signature with the ICC public key and checks length, trailer, header, format and the ICC dynamic
     /// data length.
     ///
-    /// - Parameter format: the signed data format expected: ``format`` ('05', the default), or ``fDDAFormat`` for
-    ///   a Visa fDDA signature.
+    /// - Parameters:
+    ///   - signature: the value of tag 9F4B, as long as the ICC key's modulus.
+    ///   - iccKey: the ICC public key, from ``ICCPublicKeyCertificate/verify(remainder:exponent:staticData:pan:on:)``.
+    ///   - format: the signed data format expected: ``format`` ('05', the default), or ``fDDAFormat`` for a Visa
+    ///     fDDA signature.
     /// - Throws: ``ODAError/wrongLength``, ``ODAError/signatureOutOfRange``, ``ODAError/badTrailer``,
     ///   ``ODAError/badHeader``, ``ODAError/badFormat``, ``ODAError/malformedDynamicData``.
     public init(

@@ -12,7 +12,9 @@ public struct PAN: Hashable, Sendable, CustomStringConvertible, CustomDebugStrin
 
     /// Creates a PAN from decimal text.
     ///
-    /// - Parameter requireLuhn: reject a PAN whose check digit is wrong (the default).
+    /// - Parameters:
+    ///   - text: the digits, without separators.
+    ///   - requireLuhn: reject a PAN whose check digit is wrong (the default).
     /// - Throws: ``ValueError/Code/invalidDigit`` (with the character offset), ``ValueError/Code/invalidLength``,
     ///   ``ValueError/Code/luhnCheckFailed``. Messages never include the digits.
     public init(_ text: some StringProtocol, requireLuhn: Bool = true) throws {

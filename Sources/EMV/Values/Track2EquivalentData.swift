@@ -44,7 +44,9 @@ public struct Track2EquivalentData: Hashable, Sendable, CustomStringConvertible,
 
     /// Parses the value of tag 57.
     ///
-    /// - Parameter requireLuhn: reject a PAN whose check digit is wrong (the default).
+    /// - Parameters:
+    ///   - bytes: the value, without tag and length.
+    ///   - requireLuhn: reject a PAN whose check digit is wrong (the default).
     /// - Throws: ``ValueError`` with the byte offset: ``ValueError/Code/invalidLength`` (too long, or too few
     ///   digits for expiry and service code), ``ValueError/Code/missingSeparator``,
     ///   ``ValueError/Code/invalidDigit``, ``ValueError/Code/invalidPadding``, ``ValueError/Code/invalidDate``,
