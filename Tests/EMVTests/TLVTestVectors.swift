@@ -5,7 +5,9 @@ import Foundation
 enum TLVTestVectors {
     /// Bytes from hex that may contain spaces for readability.
     static func bytes(_ hex: String) -> [UInt8] {
-        guard let bytes = [UInt8](hex: hex.filter { $0 != " " }) else { preconditionFailure("bad hex in a test: \(hex)") }
+        guard let bytes = [UInt8](hex: hex.filter { $0 != " " }) else {
+            preconditionFailure("bad hex in a test: \(hex)")
+        }
         return bytes
     }
 }

@@ -72,8 +72,11 @@ public struct DataObjectList: RandomAccessCollection, Hashable, Sendable, Custom
         var result: [UInt8] = []
         for entry in entries {
             entry.tag.appendBytes(to: &result)
-            if entry.length >= 0x100 { result += [0x82, UInt8(truncatingIfNeeded: entry.length >> 8)] }
-            else if entry.length >= 0x80 { result.append(0x81) }
+            if entry.length >= 0x100 {
+                result += [0x82, UInt8(truncatingIfNeeded: entry.length >> 8)]
+            } else if entry.length >= 0x80 {
+                result.append(0x81)
+            }
             result.append(UInt8(truncatingIfNeeded: entry.length))
         }
         return result
