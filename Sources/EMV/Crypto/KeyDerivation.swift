@@ -104,17 +104,12 @@ public enum KeyDerivation {
         guard digits.count % 2 == 0 else {
             throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
         }
-        var x: [UInt8] = []
-        x.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            x.append(digits[index] << 4 | digits[index + 1])
-        }
-        return decimalised(Array(Insecure.SHA1.hash(data: x)))
+        return decimalised(Array(Insecure.SHA1.hash(data: BCD.pack(digits))))
     }
 
     /// The first 16 decimal digits of the digest's hex form, then its letters a–f as 0–5 until there are 16.
     static func decimalised(_ digest: [UInt8]) -> UInt64 {
-        let nibbles = digest.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let nibbles = BCD.nibbles(digest)
         let ordered = nibbles.filter { $0 < 10 } + nibbles.filter { $0 >= 10 }.map { $0 - 10 }
         // SHA-1 has 40 nibbles, so there are always 16 to take.
         return ordered.prefix(16).reduce(0) { $0 << 4 | UInt64($1) }
