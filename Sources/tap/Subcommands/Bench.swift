@@ -2,6 +2,12 @@ import ArgumentParser
 import EMV
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Tap {
     /// Throughput figures that need an outside baseline measured in the same run; the per-operation
     /// benchmarks live in the nested `Benchmarks` package.
@@ -15,6 +21,9 @@ extension Tap {
 
 extension Tap.Bench {
     /// Our TDES against OpenSSL's `des-ede3` (ECB, 8 KiB buffers), alternating rounds so both see the same machine.
+    ///
+    /// Both rates are bytes per second of CPU time, which is what `openssl speed` reports unless given `-elapsed`:
+    /// on a shared machine wall-clock time would charge each side for the other processes' load.
     struct TDES: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tdes",
@@ -47,20 +56,27 @@ extension Tap.Bench {
 
         static func megabytes(_ bytesPerSecond: Double) -> String { String(format: "%.1f", bytesPerSecond / 1e6) }
 
+        /// Encrypts 8 KiB buffers for `seconds` of this process's CPU time; bytes per CPU second.
         static func measureOurs(key: TDESKey, seconds: Int) throws -> Double {
             var buffer = [UInt8](repeating: 0x5A, count: 8192)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let deadline = start + .seconds(seconds)
+            let start = processCPUSeconds()
+            var elapsed = 0.0
             var bytes = 0
-            while clock.now < deadline {
+            while elapsed < Double(seconds) {
                 for _ in 0..<64 {
                     buffer = try key.encryptECB(buffer)
                     bytes += buffer.count
                 }
+                elapsed = processCPUSeconds() - start
             }
-            let elapsed = (clock.now - start) / .seconds(1)
             return Double(bytes) / elapsed
+        }
+
+        /// CPU time used by this process so far, in seconds.
+        static func processCPUSeconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         }
 
         /// Runs `openssl speed -mr` and reads its machine-readable `+F:` line (bytes per second).
@@ -71,7 +87,7 @@ extension Tap.Bench {
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try withSIGALRMUnblocked { try process.run() }
             let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             guard
@@ -79,6 +95,21 @@ extension Tap.Bench {
                 let rate = line.split(separator: ":").last.flatMap({ Double($0) })
             else { throw ValidationError("could not read `openssl speed` output (is openssl installed?)") }
             return rate
+        }
+
+        /// Runs `body` with SIGALRM unblocked on the calling thread.
+        ///
+        /// `openssl speed` ends each measurement on SIGALRM, and a child inherits the signal mask of the thread
+        /// that spawns it. Swift concurrency's worker threads block nearly every signal, so without this the
+        /// alarm never arrives and `openssl speed` runs forever.
+        static func withSIGALRMUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+            var alarm = sigset_t()
+            var previous = sigset_t()
+            sigemptyset(&alarm)
+            sigaddset(&alarm, SIGALRM)
+            pthread_sigmask(SIG_UNBLOCK, &alarm, &previous)
+            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+            return try body()
         }
     }
 }
