@@ -3,9 +3,9 @@ import EMV
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Tap {
@@ -34,23 +34,37 @@ extension Tap.Bench {
         @Option(help: "Rounds (ours then OpenSSL in each); medians are reported.") var rounds: Int = 3
         @Flag(help: "Print one JSON object instead of text.") var json = false
 
+        func validate() throws {
+            guard seconds >= 1, rounds >= 1 else { throw ValidationError("--seconds and --rounds must be at least 1") }
+        }
+
         func run() throws {
             let key = try TDESKey([UInt8](hex: "0123456789ABCDEFFEDCBA987654321089ABCDEF01234567")!)
             var ours: [Double] = []
             var openssl: [Double] = []
             for round in 1...rounds {
-                ours.append(try Self.measureOurs(key: key, seconds: seconds))
-                openssl.append(try Self.measureOpenSSL(seconds: seconds))
+                let mine = try Self.measureOurs(key: key, seconds: seconds)
+                let theirs = try Self.measureOpenSSL(seconds: seconds)
+                ours.append(mine)
+                openssl.append(theirs)
                 if !json {
-                    print("round \(round): ours \(Self.megabytes(ours.last!)) MB/s, openssl \(Self.megabytes(openssl.last!)) MB/s")
+                    print("round \(round): ours \(Self.megabytes(mine)) MB/s, openssl \(Self.megabytes(theirs)) MB/s")
                 }
             }
             let oursMedian = ours.median, opensslMedian = openssl.median
             let ratio = oursMedian / opensslMedian
             if json {
-                print(#"{"ours_bytes_per_s":\#(Int(oursMedian)),"openssl_bytes_per_s":\#(Int(opensslMedian)),"ratio":\#(String(format: "%.3f", ratio))}"#)
+                let fields = [
+                    "\"ours_bytes_per_s\":\(Int(oursMedian))",
+                    "\"openssl_bytes_per_s\":\(Int(opensslMedian))",
+                    "\"ratio\":\(String(format: "%.3f", ratio))",
+                ]
+                print("{" + fields.joined(separator: ",") + "}")
             } else {
-                print("median: ours \(Self.megabytes(oursMedian)) MB/s, openssl des-ede3 \(Self.megabytes(opensslMedian)) MB/s, ratio \(String(format: "%.1f%%", ratio * 100)) (target ≥ 25%)")
+                print(
+                    "median (MB per CPU second): ours \(Self.megabytes(oursMedian)), openssl des-ede3 "
+                        + "\(Self.megabytes(opensslMedian)), ratio \(String(format: "%.1f%%", ratio * 100)) (target ≥ 25%)"
+                )
             }
         }
 
@@ -83,11 +97,13 @@ extension Tap.Bench {
         static func measureOpenSSL(seconds: Int) throws -> Double {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["openssl", "speed", "-evp", "des-ede3", "-seconds", "\(seconds)", "-bytes", "8192", "-mr"]
+            process.arguments = [
+                "openssl", "speed", "-evp", "des-ede3", "-seconds", "\(seconds)", "-bytes", "8192", "-mr",
+            ]
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
-            try withSIGALRMUnblocked { try process.run() }
+            try withSignalsUnblocked { try process.run() }
             let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             guard
@@ -97,17 +113,16 @@ extension Tap.Bench {
             return rate
         }
 
-        /// Runs `body` with SIGALRM unblocked on the calling thread.
+        /// Runs `body` with no signal blocked on the calling thread, so that a child it spawns starts with none.
         ///
-        /// `openssl speed` ends each measurement on SIGALRM, and a child inherits the signal mask of the thread
-        /// that spawns it. Swift concurrency's worker threads block nearly every signal, so without this the
-        /// alarm never arrives and `openssl speed` runs forever.
-        static func withSIGALRMUnblocked<T>(_ body: () throws -> T) rethrows -> T {
-            var alarm = sigset_t()
+        /// A child inherits the signal mask of the thread that spawns it, and Swift concurrency's worker threads
+        /// block nearly every signal. `openssl speed` ends each measurement on SIGALRM: with it blocked it runs
+        /// forever, and with SIGTERM and SIGINT blocked nothing short of SIGKILL stops it.
+        static func withSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+            var none = sigset_t()
             var previous = sigset_t()
-            sigemptyset(&alarm)
-            sigaddset(&alarm, SIGALRM)
-            pthread_sigmask(SIG_UNBLOCK, &alarm, &previous)
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, &previous)
             defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
             return try body()
         }
