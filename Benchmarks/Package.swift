@@ -8,7 +8,8 @@ let contactless = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
     .lastPathComponent.lowercased()
 
 // Benchmarks live in their own package so the library's build and tests never pull in ordo-one/benchmark.
-// Run: swift package --package-path Benchmarks benchmark   (see README, "Benchmarks")
+// Run: cd Benchmarks && swift package --disable-sandbox benchmark --no-progress   (see README, "Benchmarks");
+// the sandbox is off because the benchmarks read test vectors from ../Tests.
 let package = Package(
     name: "ContactlessBenchmarks",
     platforms: [.macOS(.v14)],

@@ -5,6 +5,7 @@
 //   .fuzz/tlv -max_total_time=60 .fuzz/tlv-corpus Fuzz/TLV/corpus
 // Besides crashes, it traps (fatalError) when an invariant fails, so libFuzzer reports those as findings too.
 
+/// The libFuzzer entry point: checks one input under strict and lenient rules.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
@@ -43,7 +44,8 @@ private func checkTree(_ nodes: TLVNodeCollection, input: [UInt8]) {
         if !node.isConstructed { require(node.children.isEmpty, "primitive with children") }
         for child in node.children {
             require(child.depth == node.depth + 1, "child depth")
-            require(child.offset >= node.valueOffset && child.encoded.endIndex <= value.endIndex, "child outside parent")
+            require(
+                child.offset >= node.valueOffset && child.encoded.endIndex <= value.endIndex, "child outside parent")
         }
         if node.depth == 1 {
             require(node.offset >= previousEnd, "top-level objects overlap")

@@ -306,11 +306,7 @@ private func apduError(_ body: () throws -> Void) -> APDUError? {
     }
 
     static let vectors: [Vector] = {
-        guard let url = Bundle.module.url(forResource: "apdu-builders", withExtension: "json", subdirectory: "Vectors"),
-            let data = try? Data(contentsOf: url),
-            let file = try? JSONDecoder().decode(VectorFile.self, from: data)
-        else { return [] }
-        return file.vectors
+        (try? VectorFiles.load("apdu-builders", as: VectorFile.self))?.vectors ?? []
     }()
 
     @Test func vectorsLoaded() {

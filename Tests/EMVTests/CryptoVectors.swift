@@ -104,13 +104,6 @@ enum CryptoVectors {
         let checks: [Check]
     }
 
-    static func load<File: Decodable>(_ name: String, as type: File.Type) throws -> File {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors") else {
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
-    }
-
     /// Hex from a vector file; a malformed string fails the test rather than crashing it.
     static func bytes(_ text: String) throws -> [UInt8] {
         guard let bytes = [UInt8](hex: text) else { throw CocoaError(.coderInvalidValue) }
@@ -123,19 +116,6 @@ enum CryptoVectors {
 
         mutating func next() -> UInt64 {
             values.count > 1 ? values.removeFirst() : values.first ?? 0
-        }
-    }
-
-    /// SplitMix64: a small seeded generator for deterministic random fill.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

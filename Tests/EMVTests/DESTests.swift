@@ -7,7 +7,7 @@ private func hex(_ text: String) throws -> [UInt8] { try CryptoVectors.bytes(tex
     let vectors: CryptoVectors.DESFile
 
     init() throws {
-        vectors = try CryptoVectors.load("DES", as: CryptoVectors.DESFile.self)
+        vectors = try VectorFiles.load("DES", as: CryptoVectors.DESFile.self)
     }
 
     @Test func fipsWorkedExample() throws {
@@ -77,7 +77,7 @@ private func hex(_ text: String) throws -> [UInt8] { try CryptoVectors.bytes(tex
     }
 
     @Test func roundTripsRandomData() throws {
-        var generator = CryptoVectors.SplitMix64(state: 42)
+        var generator = SeededGenerator(seed: 42)
         for length in [8, 16, 24] {
             let key = try TDESKey((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let data = (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -142,7 +142,7 @@ private func hex(_ text: String) throws -> [UInt8] { try CryptoVectors.bytes(tex
         } catch {
             #expect(error.code == .invalidKeyLength)
             #expect(!error.message.contains("5A"))
-            #expect(error.description.hasPrefix("invalidKeyLength: "))
+            #expect(error.description.hasPrefix("CryptoError.invalidKeyLength: "))
         }
     }
 

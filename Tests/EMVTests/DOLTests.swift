@@ -28,11 +28,12 @@ import Testing
     @Test func parsesRealCDOLs() throws {
         let record = try TLV.parse(RealCardVectors.load().mastercard.response("READ RECORD SFI 2 record 1").bytes)
         let cdol1 = try DataObjectList(try #require(record.first(.cdol1)).value)
-        #expect(tags(cdol1) == [
-            .amountAuthorised, .amountOther, .terminalCountryCode, .terminalVerificationResults,
-            .transactionCurrencyCode, .transactionDate, .transactionType, .unpredictableNumber, .terminalType,
-            .dataAuthenticationCode, .iccDynamicNumber, .cvmResults, .transactionTime, 0x9F7C,
-        ])
+        #expect(
+            tags(cdol1) == [
+                .amountAuthorised, .amountOther, .terminalCountryCode, .terminalVerificationResults,
+                .transactionCurrencyCode, .transactionDate, .transactionType, .unpredictableNumber, .terminalType,
+                .dataAuthenticationCode, .iccDynamicNumber, .cvmResults, .transactionTime, 0x9F7C,
+            ])
         #expect(cdol1.relatedDataLength == 66)
         let cdol2 = try DataObjectList(try #require(record.first(.cdol2)).value)
         #expect(cdol2.description == "91(10) 8A(2) 95(5) 9F37(4) 9F4C(8)")
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func matchesEmvUtilsDOLTests() throws {
-        let vectors = try TLVTestVectors.load("dol-emv-utils", as: EmvUtilsVectors.self)
+        let vectors = try VectorFiles.load("dol-emv-utils", as: EmvUtilsVectors.self)
         for vector in vectors.cases {
             var values: [Tag: [UInt8]] = [:]
             for (tag, value) in vector.values { values[try #require(Tag(bytes: bytes(tag)))] = bytes(value) }
@@ -63,27 +64,28 @@ import Testing
     }
 
     /// Hand-checked against EMV Book 3 section 5.4, one rule at a time.
-    @Test(arguments: [
-        // n: left-padded with 00, leftmost bytes dropped when too long.
-        ("9F0206", "1000", "000000001000"),
-        ("9F0204", "000000123456", "00123456"),
-        // cn: right-padded with FF, rightmost bytes dropped.
-        ("5A0A", "4761739001010119", "4761739001010119FFFF"),
-        ("5A04", "4761739001010119", "47617390"),
-        // b, an, ans: right-padded with 00, rightmost bytes dropped.
-        ("9F3702", "DEADBEEF", "DEAD"),
-        ("9F3706", "DEADBEEF", "DEADBEEF0000"),
-        ("8A03", "3030", "303000"),
-        ("5003", "56495341", "564953"),
-        // Exact length: unchanged; absent: zeros; zero length: nothing.
-        ("9A03", "230301", "230301"),
-        ("9F4C08", nil, "0000000000000000"),
-        ("9A00", "230301", ""),
-        // A tag the dictionary does not know counts as binary.
-        ("DF7F03", "01", "010000"),
-        // A constructed tag gets zeros even when the source has a value.
-        ("E003", "5A0112", "000000"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            // n: left-padded with 00, leftmost bytes dropped when too long.
+            ("9F0206", "1000", "000000001000"),
+            ("9F0204", "000000123456", "00123456"),
+            // cn: right-padded with FF, rightmost bytes dropped.
+            ("5A0A", "4761739001010119", "4761739001010119FFFF"),
+            ("5A04", "4761739001010119", "47617390"),
+            // b, an, ans: right-padded with 00, rightmost bytes dropped.
+            ("9F3702", "DEADBEEF", "DEAD"),
+            ("9F3706", "DEADBEEF", "DEADBEEF0000"),
+            ("8A03", "3030", "303000"),
+            ("5003", "56495341", "564953"),
+            // Exact length: unchanged; absent: zeros; zero length: nothing.
+            ("9A03", "230301", "230301"),
+            ("9F4C08", nil, "0000000000000000"),
+            ("9A00", "230301", ""),
+            // A tag the dictionary does not know counts as binary.
+            ("DF7F03", "01", "010000"),
+            // A constructed tag gets zeros even when the source has a value.
+            ("E003", "5A0112", "000000"),
+        ] as [(String, String?, String)])
     func buildsValuesByFormat(dol: String, value: String?, expected: String) throws {
         let list = try DataObjectList(bytes(dol))
         let data = list.relatedData { _ in value.map(bytes) }

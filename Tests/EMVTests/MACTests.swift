@@ -15,7 +15,7 @@ private func padding(_ method: Int) -> ISO9797.Padding {
     let vectors: CryptoVectors.MACFile
 
     init() throws {
-        vectors = try CryptoVectors.load("MAC", as: CryptoVectors.MACFile.self)
+        vectors = try VectorFiles.load("MAC", as: CryptoVectors.MACFile.self)
     }
 
     @Test func docstringExamples() throws {
@@ -84,7 +84,8 @@ private func padding(_ method: Int) -> ISO9797.Padding {
     @Test func paddingEdges() {
         #expect(ISO9797.pad([], .method1) == [UInt8](repeating: 0, count: 8))
         #expect(ISO9797.pad([1, 2, 3, 4, 5, 6, 7, 8], .method1) == [1, 2, 3, 4, 5, 6, 7, 8])
-        #expect(ISO9797.pad([1, 2, 3, 4, 5, 6, 7, 8], .method2) == [1, 2, 3, 4, 5, 6, 7, 8, 0x80, 0, 0, 0, 0, 0, 0, 0])
+        #expect(
+            ISO9797.pad([1, 2, 3, 4, 5, 6, 7, 8], .method2) == [1, 2, 3, 4, 5, 6, 7, 8, 0x80, 0, 0, 0, 0, 0, 0, 0])
         #expect(ISO9797.pad([], .method2) == [0x80, 0, 0, 0, 0, 0, 0, 0])
         #expect(ISO9797.pad([0xAB], .method3) == [0, 0, 0, 0, 0, 0, 0, 8, 0xAB, 0, 0, 0, 0, 0, 0, 0])
     }

@@ -131,7 +131,7 @@ import Testing
 
     @Test(arguments: [0, 1])
     func signingMatchesTheCrossCheckedVector(_ position: Int) throws {
-        let file = try JSONDecoder().decode(File.self, from: ODAFixtures.vectorData("oda-test-card"))
+        let file = try JSONDecoder().decode(File.self, from: VectorFiles.data("oda-test-card"))
         let stored = file.cards[position]
         let (issuer, icc) = Self.cardKeys[position]
         let made = try Self.makeVector(issuer: issuer, icc: icc)

@@ -4,12 +4,6 @@ import Testing
 
 /// Shared fixtures for the offline data authentication tests: vector files, the shipped test keys, dates.
 enum ODAFixtures {
-    /// A vector file from Tests/EMVTests/Vectors.
-    static func vectorData(_ name: String) throws -> Data {
-        let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors"))
-        return try Data(contentsOf: url)
-    }
-
     /// Midnight UTC of a calendar day.
     static func date(_ year: Int, _ month: Int, _ day: Int) -> Date {
         var calendar = Calendar(identifier: .gregorian)
@@ -20,7 +14,7 @@ enum ODAFixtures {
     /// The keys in oda-test-keys.json, generated once by `ODAKeyGenerationTests.writeShippedKeys`.
     static let keys: ODATestKeys = {
         do {
-            return try JSONDecoder().decode(ODATestKeys.self, from: vectorData("oda-test-keys"))
+            return try JSONDecoder().decode(ODATestKeys.self, from: VectorFiles.data("oda-test-keys"))
         } catch {
             fatalError("oda-test-keys.json: \(error)")
         }
@@ -39,19 +33,6 @@ struct ODATestKeys: Codable {
 
     func issuer(_ name: String) throws -> RSAPrivateKey { try #require(issuers[name]) }
     func icc(_ name: String) throws -> RSAPrivateKey { try #require(iccs[name]) }
-}
-
-/// SplitMix64: a small seeded generator so key generation tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 extension Array where Element == UInt8 {

@@ -271,7 +271,7 @@ import Testing
 
     @Test func certificateOpenedWithAnotherCAKeyFails() throws {
         let card = try Self.card("issuer1984e3", "icc1024e3")
-        let visa94 = try CAPublicKeyList(jsonData: ODAFixtures.vectorData("ca-public-keys"))
+        let visa94 = try CAPublicKeyList(jsonData: VectorFiles.data("ca-public-keys"))
             .key(rid: [0xA0, 0, 0, 0, 0x03], index: 0x94)
         // Both keys are 1984 bits, so the length passes and the garbage fails the trailer or header check.
         #expect {

@@ -52,7 +52,7 @@ import Testing
 
     static let vectors: File = {
         do {
-            return try JSONDecoder().decode(File.self, from: ODAFixtures.vectorData("oda-emv-utils"))
+            return try JSONDecoder().decode(File.self, from: VectorFiles.data("oda-emv-utils"))
         } catch {
             fatalError("oda-emv-utils.json: \(error)")
         }
@@ -64,7 +64,7 @@ import Testing
     }
 
     static func caKey(rid: String, index: String) throws -> CAPublicKey {
-        let list = try CAPublicKeyList(jsonData: ODAFixtures.vectorData("ca-public-keys"))
+        let list = try CAPublicKeyList(jsonData: VectorFiles.data("ca-public-keys"))
         return try list.key(rid: [UInt8](rid), index: try #require([UInt8](index).first))
     }
 
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func caPublicKeyListLoadsWithVerifiedChecksums() throws {
-        let list = try CAPublicKeyList(jsonData: ODAFixtures.vectorData("ca-public-keys"))
+        let list = try CAPublicKeyList(jsonData: VectorFiles.data("ca-public-keys"))
         #expect(list.keys.count == 30)
         #expect(list.provenance?.contains("openemv/emv-utils") == true)
         let visa94 = try list.key(rid: [0xA0, 0, 0, 0, 0x03], index: 0x94)

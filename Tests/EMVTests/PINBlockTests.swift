@@ -7,7 +7,7 @@ private func hex(_ text: String) throws -> [UInt8] { try CryptoVectors.bytes(tex
     let vectors: CryptoVectors.PINBlockFile
 
     init() throws {
-        vectors = try CryptoVectors.load("PINBlock", as: CryptoVectors.PINBlockFile.self)
+        vectors = try VectorFiles.load("PINBlock", as: CryptoVectors.PINBlockFile.self)
     }
 
     @Test func format0AgainstPsec() throws {
@@ -34,7 +34,7 @@ private func hex(_ text: String) throws -> [UInt8] { try CryptoVectors.bytes(tex
     }
 
     @Test func format3RandomFillDecodesBack() throws {
-        var generator = CryptoVectors.SplitMix64(state: 9564)
+        var generator = SeededGenerator(seed: 9564)
         let pan = "5544332211009966"
         var blocks = Set<[UInt8]>()
         for length in 4...12 {

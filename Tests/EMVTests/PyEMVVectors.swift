@@ -75,10 +75,7 @@ enum PyEMVVectors {
     }
 
     static func load(_ name: String) throws -> File {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors") else {
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+        try VectorFiles.load(name, as: File.self)
     }
 
     /// The cases of a file whose `op` starts with `prefix`; empty when the file cannot be read, which

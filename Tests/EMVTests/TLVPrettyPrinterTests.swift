@@ -31,21 +31,24 @@ import Testing
     @Test func showsTextDigitsAndDataObjectLists() throws {
         let fci = try TLV.parse(RealCardVectors.load().visa.response("SELECT A0000000031010").bytes)
         let lines = TLVPrettyPrinter(kernel: .c3).format(fci).split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "6F File Control Information (FCI) Template [93]",
-            "  84 Dedicated File (DF) Name [7] A0000000031010",
-            "  A5 File Control Information (FCI) Proprietary Template [82]",
-            "    50 Application Label [16] \"VISA DEBIT      \"",
-            "    87 Application Priority Indicator [1] 02",
-            "    9F38 Processing Options Data Object List (PDOL) [24] DOL 9F66(4) 9F02(6) 9F03(6) 9F1A(2) 95(5) 5F2A(2) 9A(3) 9C(1) 9F37(4)",
-            "    5F2D Language Preference [2] \"en\"",
-            "    BF0C File Control Information (FCI) Issuer Discretionary Data [26]",
-            "      9F5A Application Program Identifier (Program ID) [5] 3108260826",
-            "      9F0A Application Selection Registered Proprietary Data (ASRPD) [8] 0001050100000000",
-            "      BF63 (unknown tag) [4]",
-            "        DF20 (unknown tag) [1] 80",
-        ])
-        #expect(TLVPrettyPrinter().format(bytes: bytes("5F2D 03 65 22 01")) == "5F2D Language Preference [3] \"e\\x22\\x01\"")
+        #expect(
+            lines == [
+                "6F File Control Information (FCI) Template [93]",
+                "  84 Dedicated File (DF) Name [7] A0000000031010",
+                "  A5 File Control Information (FCI) Proprietary Template [82]",
+                "    50 Application Label [16] \"VISA DEBIT      \"",
+                "    87 Application Priority Indicator [1] 02",
+                "    9F38 Processing Options Data Object List (PDOL) [24] DOL 9F66(4) 9F02(6) 9F03(6) 9F1A(2) 95(5) 5F2A(2) 9A(3) 9C(1) 9F37(4)",
+                "    5F2D Language Preference [2] \"en\"",
+                "    BF0C File Control Information (FCI) Issuer Discretionary Data [26]",
+                "      9F5A Application Program Identifier (Program ID) [5] 3108260826",
+                "      9F0A Application Selection Registered Proprietary Data (ASRPD) [8] 0001050100000000",
+                "      BF63 (unknown tag) [4]",
+                "        DF20 (unknown tag) [1] 80",
+            ])
+        #expect(
+            TLVPrettyPrinter().format(bytes: bytes("5F2D 03 65 22 01"))
+                == "5F2D Language Preference [3] \"e\\x22\\x01\"")
         #expect(TLVPrettyPrinter().format(bytes: bytes("9F20 04 1234567F")).contains("[redacted]"))
     }
 
@@ -76,7 +79,9 @@ import Testing
         #expect(text.contains("9F6B Track 2 Data [19] 537505******0110D******************** (masked)"))
         #expect(!text.contains("2403221"))  // the expiry and discretionary data after the PAN
 
-        #expect(printer.format(bytes: bytes("5A08 4761739001010119")) == "5A Application Primary Account Number (PAN) [8] 476173******0119 (masked)")
+        #expect(
+            printer.format(bytes: bytes("5A08 4761739001010119"))
+                == "5A Application Primary Account Number (PAN) [8] 476173******0119 (masked)")
         #expect(printer.format(bytes: bytes("5A0A 4761739001010119FFFF")).hasSuffix("[10] 476173******0119 (masked)"))
         // Too short to show ten digits safely, or not digits at all: nothing shown.
         #expect(printer.format(bytes: bytes("5A05 1234567890")).hasSuffix("[5] ********** (masked)"))
@@ -84,20 +89,25 @@ import Testing
         #expect(printer.format(bytes: bytes("57 04 1234ABCD")).hasSuffix("[4] ******** (masked)"))
         let name = printer.format(bytes: bytes("5F20 0A" + Array("SMITH/JOHN".utf8).hexString))
         #expect(name == "5F20 Cardholder Name [10] [redacted] (masked)")
-        #expect(printer.format(bytes: bytes("99 08 041234FFFFFFFFFF")) == "99 Transaction Personal Identification Number (PIN) Data [8] [redacted] (masked)")
+        #expect(
+            printer.format(bytes: bytes("99 08 041234FFFFFFFFFF"))
+                == "99 Transaction Personal Identification Number (PIN) Data [8] [redacted] (masked)")
         #expect(printer.format(bytes: bytes("9F1F 04 31323334")).hasSuffix("[redacted] (masked)"))
         // 9F6B is a CVM limit for Kernel 3, but Track 2 Data for Kernel 2: masked either way.
-        #expect(TLVPrettyPrinter(kernel: .c3).format(bytes: bytes("9F6B 06 000000002500")).hasSuffix("************ (masked)"))
+        #expect(
+            TLVPrettyPrinter(kernel: .c3).format(bytes: bytes("9F6B 06 000000002500")).hasSuffix(
+                "************ (masked)"))
     }
 
     @Test func printsNestedTreesFromANode() throws {
         let fci = try TLV.parseOne(bytes("6F 07 A5 05 88 01 02 9C 00"))
-        #expect(TLVPrettyPrinter(indentation: "-").format(fci) == """
-            6F File Control Information (FCI) Template [7]
-            -A5 File Control Information (FCI) Proprietary Template [5]
-            --88 Short File Identifier (SFI) [1] 02
-            --9C Transaction Type [0]
-            """)
+        #expect(
+            TLVPrettyPrinter(indentation: "-").format(fci) == """
+                6F File Control Information (FCI) Template [7]
+                -A5 File Control Information (FCI) Proprietary Template [5]
+                --88 Short File Identifier (SFI) [1] 02
+                --9C Transaction Type [0]
+                """)
     }
 
     @Test func rendersParseErrorsWithoutValues() {

@@ -3,16 +3,11 @@ import Foundation
 
 /// Loads the TLV, dictionary and DOL test vectors under Vectors/ (each file names its provenance).
 enum TLVTestVectors {
-    static func load<T: Decodable>(_ name: String, as type: T.Type) throws -> T {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors") else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Vectors/\(name).json"])
-        }
-        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
-    }
-
     /// Bytes from hex that may contain spaces for readability.
     static func bytes(_ hex: String) -> [UInt8] {
-        guard let bytes = [UInt8](hex: hex.filter { $0 != " " }) else { preconditionFailure("bad hex in a test: \(hex)") }
+        guard let bytes = [UInt8](hex: hex.filter { $0 != " " }) else {
+            preconditionFailure("bad hex in a test: \(hex)")
+        }
         return bytes
     }
 }
@@ -100,7 +95,7 @@ struct RealCardVectors: Decodable {
     var provenance: String
     var cards: [Card]
 
-    static func load() throws -> RealCardVectors { try TLVTestVectors.load("tlv-real-cards", as: RealCardVectors.self) }
+    static func load() throws -> RealCardVectors { try VectorFiles.load("tlv-real-cards", as: RealCardVectors.self) }
 
     var visa: Card { cards[0] }
     var mastercard: Card { cards[1] }

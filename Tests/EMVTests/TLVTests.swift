@@ -214,7 +214,9 @@ import Testing
             (0, "5A00"), (127, "5A7F"), (128, "5A8180"), (255, "5A81FF"), (256, "5A820100"), (65535, "5A82FFFF"),
         ]
         for (count, header) in cases {
-            let encoded = try TLV.Serializer.serialize { try $0.append(tag: .applicationPAN, value: [UInt8](repeating: 7, count: count)) }
+            let encoded = try TLV.Serializer.serialize {
+                try $0.append(tag: .applicationPAN, value: [UInt8](repeating: 7, count: count))
+            }
             #expect(encoded.prefix(header.count / 2).hexString == header)
             #expect(encoded.count == header.count / 2 + count)
             #expect(try TLV.parseOne(encoded).length == count)
@@ -297,7 +299,7 @@ import Testing
     }
 
     @Test func matchesPyemvOnRandomWellFormedTrees() throws {
-        let vectors = try TLVTestVectors.load("tlv-pyemv-differential", as: Differential.self)
+        let vectors = try VectorFiles.load("tlv-pyemv-differential", as: Differential.self)
         #expect(vectors.wellFormed.count >= 2000)
         var nonMinimal = 0
         var withFFTags = 0
@@ -326,7 +328,7 @@ import Testing
     }
 
     @Test func agreesWithPyemvOnMutatedInput() throws {
-        let vectors = try TLVTestVectors.load("tlv-pyemv-differential", as: Differential.self)
+        let vectors = try VectorFiles.load("tlv-pyemv-differential", as: Differential.self)
         var bothAccepted = 0
         var onlyPyemvAccepted = 0
         for vector in vectors.mutated {
@@ -380,7 +382,9 @@ import Testing
         let tag: Tag = 0x9F02
         #expect(tag.bytes == [0x9F, 0x02] && tag.byteCount == 2 && tag.description == "9F02")
         #expect(!tag.isConstructed && tag.tagClass == .contextSpecific)
-        #expect(Tag.responseMessageTemplateFormat2.isConstructed && Tag.responseMessageTemplateFormat2.tagClass == .application)
+        #expect(
+            Tag.responseMessageTemplateFormat2.isConstructed
+                && Tag.responseMessageTemplateFormat2.tagClass == .application)
         #expect(Tag(0xBF0C).isConstructed && Tag(0xDF8129).tagClass == .private && Tag(0xDF8129).byteCount == 3)
         #expect(Tag(bytes: [0x9F, 0x02]) == tag)
         #expect(Tag(bytes: [0x9F]) == nil && Tag(bytes: [0x9F, 0x82]) == nil && Tag(bytes: [0x5A, 0x01]) == nil)

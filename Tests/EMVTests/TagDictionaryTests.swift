@@ -24,31 +24,32 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (0x9F66, .c3, "Terminal Transaction Qualifiers (TTQ)"),
-        (0x9F66, .c2, "Track 2 Bit Map for UN and ATC (PUNATC(Track2))"),
-        (0x9F66, .generic, "Terminal Transaction Qualifiers (TTQ)"),
-        (0x9F69, .c2, "UDOL"),
-        (0x9F69, .c3, "Card Authentication Related Data"),
-        (0x9F6C, .c2, "Mag-stripe Application Version Number (Card)"),
-        (0x9F6C, .c3, "Card Transaction Qualifiers (CTQ)"),
-        (0x9F5D, .c2, "Application Capabilities Information"),
-        (0x9F5D, .c3, "Available Offline Spending Amount (AOSA)"),
-        (0x9F6E, .c2, "Third Party Data"),
-        (0x9F6E, .c3, "Form Factor Indicator (FFI)"),
-        (0x9F6E, .c4, "Enhanced Contactless Reader Capabilities"),
-        (0x9F6B, .c2, "Track 2 Data"),
-        (0x9F6B, .c3, "Card CVM Limit"),
-        (0x9F7C, .c2, "Merchant Custom Data"),
-        (0x9F7C, .c3, "Customer Exclusive Data (CED)"),
-        (0x9F5B, .c2, "DSDOL"),
-        (0x9F5B, .c3, "Issuer Script Results"),
-        (0x9F6D, .c2, "Mag-stripe Application Version Number (Reader)"),
-        (0x9F6D, .c4, "Contactless Reader Capabilities"),
-        (0x82, .c3, "Application Interchange Profile (AIP)"),
-        (0x82, .c2, "Application Interchange Profile (AIP)"),
-        (0xDF8129, .c2, "Outcome Parameter Set"),
-    ] as [(Tag, Kernel, String)])
+    @Test(
+        arguments: [
+            (0x9F66, .c3, "Terminal Transaction Qualifiers (TTQ)"),
+            (0x9F66, .c2, "Track 2 Bit Map for UN and ATC (PUNATC(Track2))"),
+            (0x9F66, .generic, "Terminal Transaction Qualifiers (TTQ)"),
+            (0x9F69, .c2, "UDOL"),
+            (0x9F69, .c3, "Card Authentication Related Data"),
+            (0x9F6C, .c2, "Mag-stripe Application Version Number (Card)"),
+            (0x9F6C, .c3, "Card Transaction Qualifiers (CTQ)"),
+            (0x9F5D, .c2, "Application Capabilities Information"),
+            (0x9F5D, .c3, "Available Offline Spending Amount (AOSA)"),
+            (0x9F6E, .c2, "Third Party Data"),
+            (0x9F6E, .c3, "Form Factor Indicator (FFI)"),
+            (0x9F6E, .c4, "Enhanced Contactless Reader Capabilities"),
+            (0x9F6B, .c2, "Track 2 Data"),
+            (0x9F6B, .c3, "Card CVM Limit"),
+            (0x9F7C, .c2, "Merchant Custom Data"),
+            (0x9F7C, .c3, "Customer Exclusive Data (CED)"),
+            (0x9F5B, .c2, "DSDOL"),
+            (0x9F5B, .c3, "Issuer Script Results"),
+            (0x9F6D, .c2, "Mag-stripe Application Version Number (Reader)"),
+            (0x9F6D, .c4, "Contactless Reader Capabilities"),
+            (0x82, .c3, "Application Interchange Profile (AIP)"),
+            (0x82, .c2, "Application Interchange Profile (AIP)"),
+            (0xDF8129, .c2, "Outcome Parameter Set"),
+        ] as [(Tag, Kernel, String)])
     func kernelSpecificMeanings(tag: Tag, kernel: Kernel, name: String) {
         #expect(dictionary.info(for: tag, kernel: kernel)?.name == name)
     }

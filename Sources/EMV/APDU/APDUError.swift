@@ -68,9 +68,6 @@ public struct APDUError: CodedError {
         self.line = line
     }
 
-    /// `APDUError`, as `description` shows it.
-    public static let domain = "APDUError"
-
     private static func pattern(_ code: Code) -> APDUError {
         APDUError(code: code, offset: nil, message: "any \(code) error")
     }

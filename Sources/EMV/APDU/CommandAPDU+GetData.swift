@@ -6,4 +6,17 @@ extension CommandAPDU {
     public static func getData(tag: UInt16) -> CommandAPDU {
         CommandAPDU(unchecked: 0x80, 0xCA, UInt8(tag >> 8), UInt8(tag & 0xFF), [], 256)
     }
+
+    /// GET DATA for a named tag: `try .getData(tag: .applicationTransactionCounter)`.
+    ///
+    /// Disfavoured so that a literal such as `getData(tag: 0x9F36)` still picks the `UInt16` form.
+    /// - Throws: ``APDUError/Code/invalidParameter`` for a tag of three bytes, which P1 P2 cannot hold.
+    @_disfavoredOverload
+    public static func getData(tag: Tag) throws -> CommandAPDU {
+        guard tag.byteCount <= 2 else {
+            throw APDUError(
+                code: .invalidParameter, offset: nil, message: "GET DATA takes a tag of one or two bytes, not \(tag)")
+        }
+        return getData(tag: UInt16(tag.rawValue))
+    }
 }

@@ -35,16 +35,12 @@ extension CommandAPDU {
     /// - Throws: ``APDUError/Code/invalidParameter`` for a PIN of another length or with non-digits; the
     ///   message never contains the PIN.
     public static func verify(plaintextPIN pin: some StringProtocol) throws -> CommandAPDU {
-        let digits = Array(pin.utf8)
-        guard (4...12).contains(digits.count),
-            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else {
+        guard let digits = BCD.digitValues(ofText: pin), (4...12).contains(digits.count) else {
             throw APDUError(
                 code: .invalidParameter, offset: nil, message: "a PIN has 4 to 12 decimal digits")
         }
-        var nibbles: [UInt8] = [0x2, UInt8(digits.count)] + digits.map { $0 - UInt8(ascii: "0") }
-        nibbles += [UInt8](repeating: 0xF, count: 16 - nibbles.count)
-        let block = stride(from: 0, to: 16, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+        let nibbles: [UInt8] = [0x2, UInt8(digits.count)] + digits
+        let block = BCD.pack(nibbles + [UInt8](repeating: 0xF, count: 16 - nibbles.count))
         return CommandAPDU(unchecked: 0x00, 0x20, 0x00, PINFormat.plaintext.rawValue, block)
     }
 }

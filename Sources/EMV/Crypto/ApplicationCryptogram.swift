@@ -2,7 +2,7 @@
 /// the AC session key (EMV 4.3 Book 2, 8.1 and Annex A1.2).
 ///
 /// The issuer recomputes the card's cryptogram from the same data with ``verify(_:sessionKey:data:padding:)``.
-/// The cryptogram versions (``VisaCVN18`` and the others) choose the session key, the data and the padding.
+/// The cryptogram versions (``CryptogramVersion``, as pyemv's `VisaCVN18` and the others) choose the session key, the data and the padding.
 public enum ApplicationCryptogram {
     /// How the cryptogram data is padded to whole 8-byte blocks (pyemv `ac.PaddingType`).
     public enum Padding: Sendable, Hashable, CaseIterable {

@@ -3,7 +3,7 @@
 /// Equality and hashing compare ``code`` only, so tests can write
 /// `#expect(throws: CryptoError.invalidKeyLength) { ... }`. Messages name what was wrong and how long it was,
 /// never the key, PIN, PAN or PIN block bytes themselves.
-public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct CryptoError: CodedError {
     /// What kind of input was rejected.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -60,9 +60,9 @@ public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
     public let code: Code
     /// A human-readable explanation; never contains key, PIN, PAN or PIN block bytes.
     public let message: String
-    /// The source file that threw the error.
+    /// The source file that threw the error (not part of equality).
     public let file: String
-    /// The source line that threw the error.
+    /// The source line that threw the error (not part of equality).
     public let line: UInt
 
     /// Creates an error with a code and a message.
@@ -73,39 +73,30 @@ public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
         self.line = line
     }
 
-    /// `code: message`.
-    public var description: String { "\(code): \(message)" }
+    private static func pattern(_ code: Code) -> CryptoError { CryptoError(code, "any \(code) error") }
 
-    /// Errors are equal when their codes are, whatever the message or location.
-    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-}
-
-extension CryptoError {
-    /// Any error with code ``Code/invalidKeyLength``, for matching.
-    public static let invalidKeyLength = CryptoError(.invalidKeyLength, "invalid key length")
-    /// Any error with code ``Code/invalidKeyVariant``, for matching.
-    public static let invalidKeyVariant = CryptoError(.invalidKeyVariant, "invalid key variant")
-    /// Any error with code ``Code/invalidDataLength``, for matching.
-    public static let invalidDataLength = CryptoError(.invalidDataLength, "invalid data length")
-    /// Any error with code ``Code/invalidIVLength``, for matching.
-    public static let invalidIVLength = CryptoError(.invalidIVLength, "invalid IV length")
-    /// Any error with code ``Code/invalidMACLength``, for matching.
-    public static let invalidMACLength = CryptoError(.invalidMACLength, "invalid MAC length")
-    /// Any error with code ``Code/invalidPIN``, for matching.
-    public static let invalidPIN = CryptoError(.invalidPIN, "invalid PIN")
-    /// Any error with code ``Code/invalidPAN``, for matching.
-    public static let invalidPAN = CryptoError(.invalidPAN, "invalid PAN")
-    /// Any error with code ``Code/invalidPINBlock``, for matching.
-    public static let invalidPINBlock = CryptoError(.invalidPINBlock, "invalid PIN block")
-    /// Any error with code ``Code/invalidPINBlockFormat``, for matching.
-    public static let invalidPINBlockFormat = CryptoError(.invalidPINBlockFormat, "invalid PIN block format")
-    /// Any error with code ``Code/invalidPINBlockFill``, for matching.
-    public static let invalidPINBlockFill = CryptoError(.invalidPINBlockFill, "invalid PIN block fill")
-    /// Any error with code ``Code/invalidFieldLength``, for matching.
-    public static let invalidFieldLength = CryptoError(.invalidFieldLength, "invalid field length")
-    /// Any error with code ``Code/invalidParameter``, for matching.
-    public static let invalidParameter = CryptoError(.invalidParameter, "invalid parameter")
+    /// Matches any ``Code/invalidKeyLength`` error.
+    public static let invalidKeyLength = pattern(.invalidKeyLength)
+    /// Matches any ``Code/invalidKeyVariant`` error.
+    public static let invalidKeyVariant = pattern(.invalidKeyVariant)
+    /// Matches any ``Code/invalidDataLength`` error.
+    public static let invalidDataLength = pattern(.invalidDataLength)
+    /// Matches any ``Code/invalidIVLength`` error.
+    public static let invalidIVLength = pattern(.invalidIVLength)
+    /// Matches any ``Code/invalidMACLength`` error.
+    public static let invalidMACLength = pattern(.invalidMACLength)
+    /// Matches any ``Code/invalidPIN`` error.
+    public static let invalidPIN = pattern(.invalidPIN)
+    /// Matches any ``Code/invalidPAN`` error.
+    public static let invalidPAN = pattern(.invalidPAN)
+    /// Matches any ``Code/invalidPINBlock`` error.
+    public static let invalidPINBlock = pattern(.invalidPINBlock)
+    /// Matches any ``Code/invalidPINBlockFormat`` error.
+    public static let invalidPINBlockFormat = pattern(.invalidPINBlockFormat)
+    /// Matches any ``Code/invalidPINBlockFill`` error.
+    public static let invalidPINBlockFill = pattern(.invalidPINBlockFill)
+    /// Matches any ``Code/invalidFieldLength`` error.
+    public static let invalidFieldLength = pattern(.invalidFieldLength)
+    /// Matches any ``Code/invalidParameter`` error.
+    public static let invalidParameter = pattern(.invalidParameter)
 }

@@ -26,12 +26,16 @@ struct DESKeySchedule: Sendable {
 
     /// Encrypts one block with single DES.
     func encrypt(block: UInt64) -> UInt64 {
-        subkeys.withWords { words in DESEngine.des(block, UnsafePointer(words + offset), DESTables.shared, encrypt: true) }
+        subkeys.withWords { words in
+            DESEngine.des(block, UnsafePointer(words + offset), DESTables.shared, encrypt: true)
+        }
     }
 
     /// Decrypts one block with single DES.
     func decrypt(block: UInt64) -> UInt64 {
-        subkeys.withWords { words in DESEngine.des(block, UnsafePointer(words + offset), DESTables.shared, encrypt: false) }
+        subkeys.withWords { words in
+            DESEngine.des(block, UnsafePointer(words + offset), DESTables.shared, encrypt: false)
+        }
     }
 }
 

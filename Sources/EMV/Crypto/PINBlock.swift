@@ -9,27 +9,15 @@
 public enum PINBlock {
     /// The PIN's digit values, checked to be 4 to 12 ASCII digits.
     static func pinDigits(_ pin: String) throws(CryptoError) -> [UInt8] {
-        let digits = asciiDigits(pin)
-        guard let digits, (4...12).contains(digits.count) else {
+        guard let digits = BCD.digitValues(ofText: pin), (4...12).contains(digits.count) else {
             throw CryptoError(.invalidPIN, "a PIN is 4 to 12 ASCII digits")
-        }
-        return digits
-    }
-
-    /// The digit values of `text`, or nil if it holds anything but ASCII digits.
-    static func asciiDigits(_ text: String) -> [UInt8]? {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            digits.append(byte - UInt8(ascii: "0"))
         }
         return digits
     }
 
     /// A PAN of ASCII digits whose count is in `lengths`.
     static func panDigits(_ pan: String, lengths: ClosedRange<Int>, rule: String) throws(CryptoError) -> [UInt8] {
-        guard let digits = asciiDigits(pan), lengths.contains(digits.count) else {
+        guard let digits = BCD.digitValues(ofText: pan), lengths.contains(digits.count) else {
             throw CryptoError(.invalidPAN, "the PAN must be \(rule)")
         }
         return digits

@@ -30,7 +30,9 @@ extension DataObjectList {
         }
     }
 
-    private static func append(_ value: ArraySlice<UInt8>?, as format: DataFormat, length: Int, to output: inout [UInt8]) {
+    private static func append(
+        _ value: ArraySlice<UInt8>?, as format: DataFormat, length: Int, to output: inout [UInt8]
+    ) {
         guard let value else {
             output.append(contentsOf: repeatElement(0, count: length))
             return

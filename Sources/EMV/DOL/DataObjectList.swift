@@ -29,8 +29,10 @@ public struct DataObjectList: RandomAccessCollection, Hashable, Sendable, Custom
     }
 
     /// Parses a list: each entry is a BER-TLV tag followed by a BER-TLV length, with no value.
-    /// - Parameter rules: ``EncodingRules/strict`` rejects lengths in a longer form than needed; padding is never
-    ///   allowed in a list.
+    /// - Parameters:
+    ///   - bytes: the list's encoding, such as the value of tag 9F38 (PDOL) or 8C (CDOL1).
+    ///   - rules: ``EncodingRules/strict`` rejects lengths in a longer form than needed; padding is never allowed
+    ///     in a list.
     /// - Throws: ``TLVError`` with the offset of the bad entry: ``TLVError/truncatedTag``,
     ///   ``TLVError/tagTooLong``, ``TLVError/invalidTag`` (a `00` or `FF` byte where a tag starts),
     ///   ``TLVError/truncatedLength``, ``TLVError/indefiniteLength``, ``TLVError/lengthTooLong`` or
@@ -70,8 +72,11 @@ public struct DataObjectList: RandomAccessCollection, Hashable, Sendable, Custom
         var result: [UInt8] = []
         for entry in entries {
             entry.tag.appendBytes(to: &result)
-            if entry.length >= 0x100 { result += [0x82, UInt8(truncatingIfNeeded: entry.length >> 8)] }
-            else if entry.length >= 0x80 { result.append(0x81) }
+            if entry.length >= 0x100 {
+                result += [0x82, UInt8(truncatingIfNeeded: entry.length >> 8)]
+            } else if entry.length >= 0x80 {
+                result.append(0x81)
+            }
             result.append(UInt8(truncatingIfNeeded: entry.length))
         }
         return result

@@ -24,14 +24,14 @@ enum SensitiveDataMask {
 
     /// A `cn` PAN: BCD digits padded with trailing `F` nibbles; anything else in it is hidden completely.
     private static func panFromBCD(_ value: ArraySlice<UInt8>) -> String {
-        let digits = nibbles(value).droppingPadding()
+        let digits = BCD.nibbles(value).droppingPadding()
         guard digits.allSatisfy({ $0 <= 9 }) else { return stars(digits.count) }
         return maskedPAN(digits: digits)
     }
 
     /// Track 2 nibbles: PAN, separator `D`, expiry, service code, discretionary data, `F` padding.
     private static func track2(_ value: ArraySlice<UInt8>) -> String {
-        let all = nibbles(value).droppingPadding()
+        let all = BCD.nibbles(value).droppingPadding()
         guard let separator = all.firstIndex(of: 0xD), all[..<separator].allSatisfy({ $0 <= 9 }) else {
             return stars(all.count)
         }
@@ -41,16 +41,10 @@ enum SensitiveDataMask {
     /// Track 1 (`B` PAN `^` name `^` expiry, service code, discretionary data).
     private static func track1(_ value: ArraySlice<UInt8>) -> String {
         let bytes = Array(value)
-        let caret = UInt8(ascii: "^")
-        guard bytes.first == UInt8(ascii: "B"), let separator = bytes.firstIndex(of: caret),
-            bytes[1..<separator].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        guard bytes.first == UInt8(ascii: "B"), let separator = bytes.firstIndex(of: UInt8(ascii: "^")),
+            let digits = BCD.digitValues(ofASCII: bytes[1..<separator])
         else { return stars(bytes.count) }
-        let digits = bytes[1..<separator].map { $0 - UInt8(ascii: "0") }
         return "B" + maskedPAN(digits: digits) + "^" + stars(bytes.count - separator - 1)
-    }
-
-    private static func nibbles(_ value: ArraySlice<UInt8>) -> [UInt8] {
-        value.flatMap { [$0 >> 4, $0 & 0x0F] }
     }
 
     private static func stars(_ count: Int) -> String {

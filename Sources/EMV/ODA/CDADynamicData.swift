@@ -80,8 +80,12 @@ extension SignedDynamicApplicationData {
     /// - Parameters:
     ///   - unpredictableNumber: the Unpredictable Number (9F37) sent in GENERATE AC: the terminal dynamic data.
     ///   - cryptogramInformationData: the CID (9F27) in the GENERATE AC response.
-    ///   - pdolData, cdol1Data, cdol2Data, responseData: as for
-    ///     ``CDADynamicData/transactionDataHashCode(pdolData:cdol1Data:cdol2Data:responseData:)``.
+    ///   - pdolData: the PDOL data sent in GET PROCESSING OPTIONS.
+    ///   - cdol1Data: the CDOL1 data sent in the first GENERATE AC.
+    ///   - cdol2Data: the CDOL2 data sent in a second GENERATE AC; nil for the first.
+    ///   - responseData: the GENERATE AC response's data objects without 9F4B (see
+    ///     ``CDADynamicData/transactionDataHashCode(pdolData:cdol1Data:cdol2Data:responseData:)`` and
+    ///     ``cdaResponseData(generateACResponse:)``).
     /// - Throws: ``ODAError/unsupportedHashAlgorithm``, ``ODAError/hashMismatch``,
     ///   ``ODAError/malformedDynamicData``, ``ODAError/cryptogramInformationMismatch``,
     ///   ``ODAError/transactionDataHashMismatch``.

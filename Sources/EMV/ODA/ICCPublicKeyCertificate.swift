@@ -47,8 +47,8 @@ public struct ICCPublicKeyCertificate: Sendable, CustomStringConvertible {
         on date: Date
     ) throws -> RSAPublicKey {
         try contents.verify(remainder: remainder, exponent: exponent, extraHashed: [staticData], date: date) {
-            guard let certified = CompressedNumeric.digits(contents.identifier), !certified.isEmpty,
-                certified == CompressedNumeric.digits(pan)
+            guard let certified = try? BCD.compressedNumericDigits(contents.identifier), !certified.isEmpty,
+                certified == (try? BCD.compressedNumericDigits(pan))
             else {
                 throw ODAError(.panMismatch, "certified PAN does not match the application PAN")
             }

@@ -58,8 +58,9 @@ public struct IssuerPublicKeyCertificate: Sendable, CustomStringConvertible {
             date: date,
             isRevoked: revokedSerialNumbers.contains(contents.serialNumber)
         ) {
-            guard let idDigits = CompressedNumeric.digits(contents.identifier), (3...8).contains(idDigits.count),
-                let panDigits = CompressedNumeric.digits(pan), panDigits.starts(with: idDigits)
+            guard let idDigits = try? BCD.compressedNumericDigits(contents.identifier),
+                (3...8).contains(idDigits.count),
+                let panDigits = try? BCD.compressedNumericDigits(pan), panDigits.starts(with: idDigits)
             else {
                 throw ODAError(.issuerIdentifierMismatch, "issuer identifier does not match the leftmost PAN digits")
             }

@@ -4,7 +4,7 @@
 /// Equality and hashing compare only ``code``, so tests and callers can match a failure with
 /// `#expect(throws: ODAError.hashMismatch)` or `catch let error as ODAError where error == .expired`.
 /// Messages never carry a PAN, key material or recovered certificate bytes.
-public struct ODAError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct ODAError: CodedError {
     /// What went wrong; an extensible set of values.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -34,6 +34,8 @@ public struct ODAError: Error, Hashable, CustomStringConvertible, Sendable {
             case malformedCAKeyList
             case invalidInput
             case keyGenerationFailed
+            case missingData
+            case duplicateDataObject
         }
 
         private let base: Base
@@ -92,6 +94,11 @@ public struct ODAError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let invalidInput = Code(.invalidInput)
         /// No suitable prime was found within the search bound.
         public static let keyGenerationFailed = Code(.keyGenerationFailed)
+        /// A data object offline data authentication needs is absent from the card's responses (the TVR's "ICC
+        /// data missing").
+        public static let missingData = Code(.missingData)
+        /// A data object offline data authentication reads appears more than once in the card's responses.
+        public static let duplicateDataObject = Code(.duplicateDataObject)
 
         /// The code's name.
         public var description: String { base.rawValue }
@@ -101,87 +108,75 @@ public struct ODAError: Error, Hashable, CustomStringConvertible, Sendable {
     public let code: Code
     /// A human explanation, free of card data and key material.
     public let message: String
-    /// Where the error was thrown (not part of equality).
+    /// The source file that threw the error (not part of equality).
     public let file: String
-    /// The line where the error was thrown (not part of equality).
-    public let line: Int
+    /// The source line that threw the error (not part of equality).
+    public let line: UInt
 
     /// Creates an error with a code and an explanation.
-    public init(_ code: Code, _ message: String, file: String = #fileID, line: Int = #line) {
+    public init(_ code: Code, _ message: String, file: String = #fileID, line: UInt = #line) {
         self.code = code
         self.message = message
         self.file = file
         self.line = line
     }
 
-    private init(code: Code) {
-        self.init(code, code.description)
-    }
+    private static func pattern(_ code: Code) -> ODAError { ODAError(code, "any \(code) error") }
 
-    /// `code: message`.
-    public var description: String { "ODAError.\(code): \(message)" }
-
-    /// Compares codes only.
-    public static func == (lhs: ODAError, rhs: ODAError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes the code only.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-
-    /// Matches any error with the same code, for `catch ODAError.expired` style patterns.
-    public static func ~= (pattern: ODAError, value: any Error) -> Bool {
-        (value as? ODAError)?.code == pattern.code
-    }
-
-    /// Any error with code ``Code/invalidKey``.
-    public static let invalidKey = ODAError(code: .invalidKey)
-    /// Any error with code ``Code/wrongLength``.
-    public static let wrongLength = ODAError(code: .wrongLength)
-    /// Any error with code ``Code/signatureOutOfRange``.
-    public static let signatureOutOfRange = ODAError(code: .signatureOutOfRange)
-    /// Any error with code ``Code/badHeader``.
-    public static let badHeader = ODAError(code: .badHeader)
-    /// Any error with code ``Code/badTrailer``.
-    public static let badTrailer = ODAError(code: .badTrailer)
-    /// Any error with code ``Code/badFormat``.
-    public static let badFormat = ODAError(code: .badFormat)
-    /// Any error with code ``Code/unsupportedHashAlgorithm``.
-    public static let unsupportedHashAlgorithm = ODAError(code: .unsupportedHashAlgorithm)
-    /// Any error with code ``Code/unsupportedPublicKeyAlgorithm``.
-    public static let unsupportedPublicKeyAlgorithm = ODAError(code: .unsupportedPublicKeyAlgorithm)
-    /// Any error with code ``Code/hashMismatch``.
-    public static let hashMismatch = ODAError(code: .hashMismatch)
-    /// Any error with code ``Code/remainderMismatch``.
-    public static let remainderMismatch = ODAError(code: .remainderMismatch)
-    /// Any error with code ``Code/exponentMismatch``.
-    public static let exponentMismatch = ODAError(code: .exponentMismatch)
-    /// Any error with code ``Code/issuerIdentifierMismatch``.
-    public static let issuerIdentifierMismatch = ODAError(code: .issuerIdentifierMismatch)
-    /// Any error with code ``Code/panMismatch``.
-    public static let panMismatch = ODAError(code: .panMismatch)
-    /// Any error with code ``Code/expired``.
-    public static let expired = ODAError(code: .expired)
-    /// Any error with code ``Code/revoked``.
-    public static let revoked = ODAError(code: .revoked)
-    /// Any error with code ``Code/keyTooLong``.
-    public static let keyTooLong = ODAError(code: .keyTooLong)
-    /// Any error with code ``Code/malformedDynamicData``.
-    public static let malformedDynamicData = ODAError(code: .malformedDynamicData)
-    /// Any error with code ``Code/cryptogramInformationMismatch``.
-    public static let cryptogramInformationMismatch = ODAError(code: .cryptogramInformationMismatch)
-    /// Any error with code ``Code/transactionDataHashMismatch``.
-    public static let transactionDataHashMismatch = ODAError(code: .transactionDataHashMismatch)
-    /// Any error with code ``Code/invalidStaticData``.
-    public static let invalidStaticData = ODAError(code: .invalidStaticData)
-    /// Any error with code ``Code/caKeyNotFound``.
-    public static let caKeyNotFound = ODAError(code: .caKeyNotFound)
-    /// Any error with code ``Code/caKeyChecksumMismatch``.
-    public static let caKeyChecksumMismatch = ODAError(code: .caKeyChecksumMismatch)
-    /// Any error with code ``Code/duplicateCAKey``.
-    public static let duplicateCAKey = ODAError(code: .duplicateCAKey)
-    /// Any error with code ``Code/malformedCAKeyList``.
-    public static let malformedCAKeyList = ODAError(code: .malformedCAKeyList)
-    /// Any error with code ``Code/invalidInput``.
-    public static let invalidInput = ODAError(code: .invalidInput)
-    /// Any error with code ``Code/keyGenerationFailed``.
-    public static let keyGenerationFailed = ODAError(code: .keyGenerationFailed)
+    /// Matches any ``Code/invalidKey`` error.
+    public static let invalidKey = pattern(.invalidKey)
+    /// Matches any ``Code/wrongLength`` error.
+    public static let wrongLength = pattern(.wrongLength)
+    /// Matches any ``Code/signatureOutOfRange`` error.
+    public static let signatureOutOfRange = pattern(.signatureOutOfRange)
+    /// Matches any ``Code/badHeader`` error.
+    public static let badHeader = pattern(.badHeader)
+    /// Matches any ``Code/badTrailer`` error.
+    public static let badTrailer = pattern(.badTrailer)
+    /// Matches any ``Code/badFormat`` error.
+    public static let badFormat = pattern(.badFormat)
+    /// Matches any ``Code/unsupportedHashAlgorithm`` error.
+    public static let unsupportedHashAlgorithm = pattern(.unsupportedHashAlgorithm)
+    /// Matches any ``Code/unsupportedPublicKeyAlgorithm`` error.
+    public static let unsupportedPublicKeyAlgorithm = pattern(.unsupportedPublicKeyAlgorithm)
+    /// Matches any ``Code/hashMismatch`` error.
+    public static let hashMismatch = pattern(.hashMismatch)
+    /// Matches any ``Code/remainderMismatch`` error.
+    public static let remainderMismatch = pattern(.remainderMismatch)
+    /// Matches any ``Code/exponentMismatch`` error.
+    public static let exponentMismatch = pattern(.exponentMismatch)
+    /// Matches any ``Code/issuerIdentifierMismatch`` error.
+    public static let issuerIdentifierMismatch = pattern(.issuerIdentifierMismatch)
+    /// Matches any ``Code/panMismatch`` error.
+    public static let panMismatch = pattern(.panMismatch)
+    /// Matches any ``Code/expired`` error.
+    public static let expired = pattern(.expired)
+    /// Matches any ``Code/revoked`` error.
+    public static let revoked = pattern(.revoked)
+    /// Matches any ``Code/keyTooLong`` error.
+    public static let keyTooLong = pattern(.keyTooLong)
+    /// Matches any ``Code/malformedDynamicData`` error.
+    public static let malformedDynamicData = pattern(.malformedDynamicData)
+    /// Matches any ``Code/cryptogramInformationMismatch`` error.
+    public static let cryptogramInformationMismatch = pattern(.cryptogramInformationMismatch)
+    /// Matches any ``Code/transactionDataHashMismatch`` error.
+    public static let transactionDataHashMismatch = pattern(.transactionDataHashMismatch)
+    /// Matches any ``Code/invalidStaticData`` error.
+    public static let invalidStaticData = pattern(.invalidStaticData)
+    /// Matches any ``Code/caKeyNotFound`` error.
+    public static let caKeyNotFound = pattern(.caKeyNotFound)
+    /// Matches any ``Code/caKeyChecksumMismatch`` error.
+    public static let caKeyChecksumMismatch = pattern(.caKeyChecksumMismatch)
+    /// Matches any ``Code/duplicateCAKey`` error.
+    public static let duplicateCAKey = pattern(.duplicateCAKey)
+    /// Matches any ``Code/malformedCAKeyList`` error.
+    public static let malformedCAKeyList = pattern(.malformedCAKeyList)
+    /// Matches any ``Code/invalidInput`` error.
+    public static let invalidInput = pattern(.invalidInput)
+    /// Matches any ``Code/keyGenerationFailed`` error.
+    public static let keyGenerationFailed = pattern(.keyGenerationFailed)
+    /// Matches any ``Code/missingData`` error.
+    public static let missingData = pattern(.missingData)
+    /// Matches any ``Code/duplicateDataObject`` error.
+    public static let duplicateDataObject = pattern(.duplicateDataObject)
 }

@@ -19,8 +19,8 @@ extension RSAPrivateKey {
         serialNumber: [UInt8],
         staticData: [UInt8]
     ) throws -> IssuedCertificate {
-        guard let digits = CompressedNumeric.digits(pan), !digits.isEmpty,
-            let paddedPAN = CompressedNumeric.encode(digits, length: 10)
+        guard let digits = try? BCD.compressedNumericDigits(pan), !digits.isEmpty,
+            let paddedPAN = BCD.compressedNumeric(digits, byteCount: 10)
         else {
             throw ODAError(.invalidInput, "PAN must be 1 to 20 digits in cn format")
         }

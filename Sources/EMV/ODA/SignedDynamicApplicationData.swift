@@ -5,8 +5,11 @@
 /// for Visa contactless (``fDDATerminalDynamicData(unpredictableNumber:amountAuthorised:transactionCurrencyCode:cardAuthenticationRelatedData:)``),
 /// the Unpredictable Number for CDA.
 public struct SignedDynamicApplicationData: Sendable {
-    /// Signed data format '05'.
+    /// Signed data format '05' (EMV Book 2, table 17): DDA and CDA.
     public static let format: UInt8 = 0x05
+    /// Signed data format '95', which Visa fDDA signatures carry instead: a real Visa Debit card's fDDA version '01'
+    /// signature (tests' tlv-real-cards.json) recovers with '95' and its hash covers the Book C-3 fDDA input.
+    public static let fDDAFormat: UInt8 = 0x95
     static let name = "signed dynamic application data"
 
     let frame: SignedDataFrame
@@ -20,10 +23,17 @@ public struct SignedDynamicApplicationData: Sendable {
     /// Opens the signature with the ICC public key and checks length, trailer, header, format and the ICC dynamic
     /// data length.
     ///
+    /// - Parameters:
+    ///   - signature: the value of tag 9F4B, as long as the ICC key's modulus.
+    ///   - iccKey: the ICC public key, from ``ICCPublicKeyCertificate/verify(remainder:exponent:staticData:pan:on:)``.
+    ///   - format: the signed data format expected: ``format`` ('05', the default), or ``fDDAFormat`` for a Visa
+    ///     fDDA signature.
     /// - Throws: ``ODAError/wrongLength``, ``ODAError/signatureOutOfRange``, ``ODAError/badTrailer``,
     ///   ``ODAError/badHeader``, ``ODAError/badFormat``, ``ODAError/malformedDynamicData``.
-    public init(recovering signature: some Collection<UInt8>, with iccKey: RSAPublicKey) throws {
-        frame = try SignedDataFrame(recovering: signature, with: iccKey, format: Self.format, name: Self.name)
+    public init(
+        recovering signature: some Collection<UInt8>, with iccKey: RSAPublicKey, format: UInt8 = format
+    ) throws {
+        frame = try SignedDataFrame(recovering: signature, with: iccKey, format: format, name: Self.name)
         // hash algorithm | L_DD | ICC dynamic data (L_DD) | 'BB' padding (N_IC - L_DD - 25)
         let data = Array(frame.data)
         hashAlgorithmIndicator = data[0]

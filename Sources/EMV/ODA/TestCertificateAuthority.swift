@@ -45,7 +45,7 @@ public struct TestCertificateAuthority: Sendable, Codable {
         expiration: CertificateExpiration,
         serialNumber: [UInt8]
     ) throws -> IssuedCertificate {
-        guard issuerIdentifier.count == 4, let digits = CompressedNumeric.digits(issuerIdentifier),
+        guard issuerIdentifier.count == 4, let digits = try? BCD.compressedNumericDigits(issuerIdentifier),
             (3...8).contains(digits.count)
         else {
             throw ODAError(.invalidInput, "issuer identifier must be 3 to 8 digits padded with F in 4 bytes")

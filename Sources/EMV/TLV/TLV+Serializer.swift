@@ -62,7 +62,9 @@ extension TLV {
 
         /// Appends a parsed node re-encoded canonically: padding dropped, every length in its shortest form.
         public mutating func append(_ node: TLVNode) throws(TLVError) {
-            try append(nodes: node.nodes, input: node.input, range: node.position..<(node.position + 1 + node.nodes[node.position].descendantCount))
+            try append(
+                nodes: node.nodes, input: node.input,
+                range: node.position..<(node.position + 1 + node.nodes[node.position].descendantCount))
         }
 
         /// Appends every node of a collection re-encoded canonically; see ``append(_:)-(TLVNode)``.
@@ -71,7 +73,8 @@ extension TLV {
         }
 
         /// Walks the depth-first node list without recursion, so any nesting the parser accepted serializes.
-        private mutating func append(nodes: [ParsedNode], input: ArraySlice<UInt8>, range: Range<Int>) throws(TLVError) {
+        private mutating func append(nodes: [ParsedNode], input: ArraySlice<UInt8>, range: Range<Int>) throws(TLVError)
+        {
             let start = bytes.count
             // Open constructed objects: where their encoding starts, where their value starts, and the node
             // position just past their last descendant.

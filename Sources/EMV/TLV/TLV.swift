@@ -13,6 +13,7 @@ public enum TLV {
     ///
     /// The nodes are views over `bytes` (no copies); their offsets count from `bytes.startIndex`.
     /// - Parameters:
+    ///   - bytes: the encoded data objects.
     ///   - rules: ``EncodingRules/strict`` (the default) or ``EncodingRules/lenient``.
     ///   - maximumDepth: the deepest nesting accepted; top-level objects are at depth 1.
     /// - Throws: ``TLVError`` naming the problem and its offset.

@@ -3,7 +3,7 @@
 /// Equality and hashing compare ``code`` only, so tests and callers can match with the static values:
 /// `#expect(throws: TLVError.truncatedTag) { ... }`. Messages name tags, lengths and offsets, never value bytes,
 /// so an error can be logged even when the input held a PAN or track data.
-public struct TLVError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct TLVError: CodedError {
     /// What was wrong with the input.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
@@ -18,6 +18,7 @@ public struct TLVError: Error, Hashable, CustomStringConvertible, Sendable {
             case nonMinimalLength
             case tagTooLong
             case invalidTag
+            case unexpectedTag
         }
 
         private let base: Base
@@ -46,6 +47,8 @@ public struct TLVError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let tagTooLong = Code(.tagTooLong)
         /// A tag that is not a well-formed EMV tag where one is required (serializing, data object lists).
         public static let invalidTag = Code(.invalidTag)
+        /// A data object with another tag than the one a typed value reads (``TLVCodable``).
+        public static let unexpectedTag = Code(.unexpectedTag)
 
         /// The code's name, e.g. `truncatedTag`.
         public var description: String { base.rawValue }
@@ -53,8 +56,9 @@ public struct TLVError: Error, Hashable, CustomStringConvertible, Sendable {
 
     /// What was wrong.
     public let code: Code
-    /// Offset in bytes from the start of the input (or of the serializer's output) of the field that was wrong.
-    public let offset: Int
+    /// Offset in bytes from the start of the input (or of the serializer's output) of the field that was wrong;
+    /// set on every error the codec throws (nil only on the matching values such as ``truncatedTag``).
+    public let offset: Int?
     /// A human-readable explanation; never contains value bytes.
     public let message: String
     /// Source file that raised the error (not part of equality).
@@ -63,7 +67,7 @@ public struct TLVError: Error, Hashable, CustomStringConvertible, Sendable {
     public let line: UInt
 
     /// Creates an error.
-    public init(code: Code, offset: Int, message: String, file: String = #fileID, line: UInt = #line) {
+    public init(code: Code, offset: Int?, message: String, file: String = #fileID, line: UInt = #line) {
         self.code = code
         self.offset = offset
         self.message = message
@@ -71,35 +75,32 @@ public struct TLVError: Error, Hashable, CustomStringConvertible, Sendable {
         self.line = line
     }
 
-    /// `TLVError.<code> at offset <n>: <message>`.
-    public var description: String { "TLVError.\(code) at offset \(offset): \(message)" }
-
-    /// Compares codes only.
-    public static func == (lhs: TLVError, rhs: TLVError) -> Bool { lhs.code == rhs.code }
-
-    /// Hashes the code only.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    private static func pattern(_ code: Code) -> TLVError {
+        TLVError(code: code, offset: nil, message: "any \(code) error")
+    }
 
     /// Matches any ``Code/truncatedTag`` error.
-    public static let truncatedTag = TLVError(code: .truncatedTag, offset: 0, message: "truncated tag")
+    public static let truncatedTag = pattern(.truncatedTag)
     /// Matches any ``Code/truncatedLength`` error.
-    public static let truncatedLength = TLVError(code: .truncatedLength, offset: 0, message: "truncated length")
+    public static let truncatedLength = pattern(.truncatedLength)
     /// Matches any ``Code/lengthExceedsData`` error.
-    public static let lengthExceedsData = TLVError(code: .lengthExceedsData, offset: 0, message: "length exceeds data")
+    public static let lengthExceedsData = pattern(.lengthExceedsData)
     /// Matches any ``Code/indefiniteLength`` error.
-    public static let indefiniteLength = TLVError(code: .indefiniteLength, offset: 0, message: "indefinite length")
+    public static let indefiniteLength = pattern(.indefiniteLength)
     /// Matches any ``Code/lengthTooLong`` error.
-    public static let lengthTooLong = TLVError(code: .lengthTooLong, offset: 0, message: "length too long")
+    public static let lengthTooLong = pattern(.lengthTooLong)
     /// Matches any ``Code/depthExceeded`` error.
-    public static let depthExceeded = TLVError(code: .depthExceeded, offset: 0, message: "depth exceeded")
+    public static let depthExceeded = pattern(.depthExceeded)
     /// Matches any ``Code/trailingBytes`` error.
-    public static let trailingBytes = TLVError(code: .trailingBytes, offset: 0, message: "trailing bytes")
+    public static let trailingBytes = pattern(.trailingBytes)
     /// Matches any ``Code/paddingNotAllowed`` error.
-    public static let paddingNotAllowed = TLVError(code: .paddingNotAllowed, offset: 0, message: "padding")
+    public static let paddingNotAllowed = pattern(.paddingNotAllowed)
     /// Matches any ``Code/nonMinimalLength`` error.
-    public static let nonMinimalLength = TLVError(code: .nonMinimalLength, offset: 0, message: "non-minimal length")
+    public static let nonMinimalLength = pattern(.nonMinimalLength)
     /// Matches any ``Code/tagTooLong`` error.
-    public static let tagTooLong = TLVError(code: .tagTooLong, offset: 0, message: "tag too long")
+    public static let tagTooLong = pattern(.tagTooLong)
     /// Matches any ``Code/invalidTag`` error.
-    public static let invalidTag = TLVError(code: .invalidTag, offset: 0, message: "invalid tag")
+    public static let invalidTag = pattern(.invalidTag)
+    /// Matches any ``Code/unexpectedTag`` error.
+    public static let unexpectedTag = pattern(.unexpectedTag)
 }

@@ -71,11 +71,13 @@ enum TLVParser {
                 // `FF` also starts private constructed tags (`FF8101`), so it counts as padding only before the
                 // end, `00` or another `FF`.
                 if byte == 0x00 || position + 1 == end || buffer[position + 1] == 0x00 || buffer[position + 1] == 0xFF {
-                    throw error(.paddingNotAllowed, at: position, "padding byte \([byte].hexString); strict rules forbid it")
+                    throw error(
+                        .paddingNotAllowed, at: position, "padding byte \([byte].hexString); strict rules forbid it")
                 }
             }
             guard depth <= maximumDepth else {
-                throw error(.depthExceeded, at: position, "an object at nesting depth \(depth); the maximum is \(maximumDepth)")
+                throw error(
+                    .depthExceeded, at: position, "an object at nesting depth \(depth); the maximum is \(maximumDepth)")
             }
             let (tag, tagSize) = try reader.readTag(at: position, limit: end)
             let (length, lengthSize) = try reader.readLength(at: position + tagSize, limit: end, tag: tag)

@@ -9,6 +9,8 @@ public struct ApplicationInterchangeProfile: EMVOptionSet {
 
     /// Two bytes.
     public static let byteCount = 2
+    /// Tag 82.
+    public static let defaultTag = Tag.applicationInterchangeProfile
 
     /// Byte 1 bit 8: XDA (Extended Data Authentication) supported (EMV 4.4; RFU before).
     public static let xdaSupported = Self(byte: 1, bit: 8)

@@ -11,6 +11,8 @@ public struct CardTransactionQualifiers: EMVOptionSet {
 
     /// Two bytes.
     public static let byteCount = 2
+    /// Tag 9F6C.
+    public static let defaultTag = Tag.cardTransactionQualifiers
 
     /// Byte 1 bit 8: online PIN required.
     public static let onlinePINRequired = Self(byte: 1, bit: 8)

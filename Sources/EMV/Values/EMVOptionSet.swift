@@ -3,7 +3,9 @@
 ///
 /// Bits are numbered as in the EMV books: byte 1 is the first byte, bit 8 its most significant bit, so
 /// ``init(byte:bit:)`` with `byte: 1, bit: 8` is the first bit on the wire.
-public protocol EMVOptionSet: OptionSet, Hashable, Sendable, CustomStringConvertible
+///
+/// Each is also ``TLVCodable`` under its tag (``TLVCodable/defaultTag``), with the value's bytes as ``bytes``.
+public protocol EMVOptionSet: OptionSet, Hashable, Sendable, CustomStringConvertible, TLVCodable
 where RawValue: FixedWidthInteger & UnsignedInteger, Element == Self {
     /// The length of the data element in bytes.
     static var byteCount: Int { get }

@@ -12,7 +12,9 @@ public struct PAN: Hashable, Sendable, CustomStringConvertible, CustomDebugStrin
 
     /// Creates a PAN from decimal text.
     ///
-    /// - Parameter requireLuhn: reject a PAN whose check digit is wrong (the default).
+    /// - Parameters:
+    ///   - text: the digits, without separators.
+    ///   - requireLuhn: reject a PAN whose check digit is wrong (the default).
     /// - Throws: ``ValueError/Code/invalidDigit`` (with the character offset), ``ValueError/Code/invalidLength``,
     ///   ``ValueError/Code/luhnCheckFailed``. Messages never include the digits.
     public init(_ text: some StringProtocol, requireLuhn: Bool = true) throws {
@@ -54,9 +56,7 @@ public struct PAN: Hashable, Sendable, CustomStringConvertible, CustomDebugStrin
     public var lastFour: String { BCD.text(digitValues.suffix(4)) }
 
     /// First six and last four digits with `*` for each digit between: `476173******0119`.
-    public var masked: String {
-        issuerIdentificationNumber + String(repeating: "*", count: length - 10) + lastFour
-    }
+    public var masked: String { SensitiveDataMask.maskedPAN(digits: digitValues) }
 
     /// Whether the last digit is the Luhn check digit of the others.
     public var isLuhnValid: Bool { Self.luhnSum(digitValues) % 10 == 0 }

@@ -9,6 +9,8 @@ public struct TerminalTransactionQualifiers: EMVOptionSet {
 
     /// Four bytes.
     public static let byteCount = 4
+    /// Tag 9F66.
+    public static let defaultTag = Tag.terminalTransactionQualifiers
 
     /// Byte 1 bit 8: mag-stripe mode (MSD) supported.
     public static let magStripeModeSupported = Self(byte: 1, bit: 8)

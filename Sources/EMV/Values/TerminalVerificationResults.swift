@@ -13,6 +13,8 @@ public struct TerminalVerificationResults: EMVOptionSet {
 
     /// Five bytes.
     public static let byteCount = 5
+    /// Tag 95.
+    public static let defaultTag = Tag.terminalVerificationResults
 
     // Byte 1: offline data authentication.
     /// Byte 1 bit 8: offline data authentication was not performed.

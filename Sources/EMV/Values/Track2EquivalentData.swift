@@ -44,7 +44,9 @@ public struct Track2EquivalentData: Hashable, Sendable, CustomStringConvertible,
 
     /// Parses the value of tag 57.
     ///
-    /// - Parameter requireLuhn: reject a PAN whose check digit is wrong (the default).
+    /// - Parameters:
+    ///   - bytes: the value, without tag and length.
+    ///   - requireLuhn: reject a PAN whose check digit is wrong (the default).
     /// - Throws: ``ValueError`` with the byte offset: ``ValueError/Code/invalidLength`` (too long, or too few
     ///   digits for expiry and service code), ``ValueError/Code/missingSeparator``,
     ///   ``ValueError/Code/invalidDigit``, ``ValueError/Code/invalidPadding``, ``ValueError/Code/invalidDate``,
@@ -55,7 +57,7 @@ public struct Track2EquivalentData: Hashable, Sendable, CustomStringConvertible,
                 code: .invalidLength, offset: Self.maximumByteCount,
                 message: "track 2 equivalent data has at most 19 bytes, got \(bytes.count)")
         }
-        let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let nibbles = BCD.nibbles(bytes)
         guard let separator = nibbles.firstIndex(of: 0x0D) else {
             throw ValueError(code: .missingSeparator, offset: bytes.count, message: "no D separator after the PAN")
         }

@@ -9,6 +9,8 @@ public struct TransactionStatusInformation: EMVOptionSet {
 
     /// Two bytes.
     public static let byteCount = 2
+    /// Tag 9B.
+    public static let defaultTag = Tag.transactionStatusInformation
 
     /// Byte 1 bit 8: offline data authentication was performed.
     public static let offlineDataAuthenticationPerformed = Self(byte: 1, bit: 8)

@@ -68,9 +68,6 @@ public struct ValueError: CodedError {
         self.line = line
     }
 
-    /// `ValueError`, as `description` shows it.
-    public static let domain = "ValueError"
-
     private static func pattern(_ code: Code) -> ValueError { ValueError(code: code, message: "any \(code) error") }
 
     /// Matches any ``Code/invalidLength`` error.
@@ -93,4 +90,11 @@ public struct ValueError: CodedError {
     public static let unknownCurrency = pattern(.unknownCurrency)
     /// Matches any ``Code/unknownCountry`` error.
     public static let unknownCountry = pattern(.unknownCountry)
+}
+
+extension ValueError: RelocatableError {
+    /// The same error with its offset moved by `distance` bytes.
+    func relocated(by distance: Int) -> any Error {
+        ValueError(code: code, offset: offset.map { $0 + distance }, message: message, file: file, line: line)
+    }
 }

@@ -1,0 +1,12 @@
+extension CVMList: TLVCodable {
+    /// Tag 8E.
+    public static let defaultTag = Tag.cvmList
+
+    /// Decodes the value as ``init(bytes:)`` does.
+    public init(tlvValue value: ArraySlice<UInt8>) throws {
+        try self.init(bytes: value)
+    }
+
+    /// The value's bytes, ``bytes``.
+    public var tlvValue: [UInt8] { bytes }
+}
