@@ -77,6 +77,38 @@ enum DESEngine {
         r = a
     }
 
+    /// ``rounds(_:_:_:_:decrypt:)`` on two blocks under the same schedule, round by round in step.
+    ///
+    /// One block's rounds form a chain of dependent table loads; running two independent chains side by side
+    /// lets the CPU overlap them, so a pair costs far less than two blocks one after the other.
+    @inline(__always) @usableFromInline
+    static func rounds2(
+        _ l: inout UInt32, _ r: inout UInt32, _ l2: inout UInt32, _ r2: inout UInt32,
+        _ k: UnsafePointer<UInt32>, _ sp: UnsafePointer<UInt32>, decrypt: Bool
+    ) {
+        var a = l
+        var b = r
+        var c = l2
+        var d = r2
+        var i = decrypt ? 28 : 0
+        let step = decrypt ? -4 : 4
+        let first = decrypt ? 2 : 0
+        let second = decrypt ? 0 : 2
+        for _ in 0..<8 {
+            let k0 = k[i &+ first], k1 = k[i &+ first &+ 1]
+            a ^= f(b, k0, k1, sp)
+            c ^= f(d, k0, k1, sp)
+            let k2 = k[i &+ second], k3 = k[i &+ second &+ 1]
+            b ^= f(a, k2, k3, sp)
+            d ^= f(c, k2, k3, sp)
+            i &+= step
+        }
+        l = b
+        r = a
+        l2 = d
+        r2 = c
+    }
+
     /// Initial permutation into rotated halves.
     @inline(__always) @usableFromInline
     static func initialPermutation(_ block: UInt64, _ tables: DESTables) -> (UInt32, UInt32) {

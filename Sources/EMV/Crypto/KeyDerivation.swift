@@ -73,7 +73,8 @@ public enum KeyDerivation {
     /// TDES(IMK)[Y] ‖ TDES(IMK)[~Y] with odd parity.
     static func derive(issuerMasterKey: [UInt8], y: UInt64) throws(CryptoError) -> [UInt8] {
         let key = try TDESKey(issuerMasterKey)
-        return DoubleLengthKey(left: key.encrypt(block: y), right: key.encrypt(block: ~y)).withOddParity.bytes
+        let (left, right) = key.encrypt(y, ~y)
+        return DoubleLengthKey(left: left, right: right).withOddParity.bytes
     }
 
     /// Y for option A: the rightmost 16 characters of PAN ‖ PSN as hex digits, left-padded with zeros.

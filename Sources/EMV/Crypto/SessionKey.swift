@@ -119,10 +119,9 @@ public enum SessionKey {
     /// The common session key under an already scheduled ICC master key.
     static func common(_ masterKey: TDESKey, r: UInt64) -> DoubleLengthKey {
         let third: UInt64 = 0x0000_FF00_0000_0000
-        return DoubleLengthKey(
-            left: masterKey.encrypt(block: r & ~third | 0x0000_F000_0000_0000),
-            right: masterKey.encrypt(block: r & ~third | 0x0000_0F00_0000_0000)
-        ).withOddParity
+        let (left, right) = masterKey.encrypt(
+            r & ~third | 0x0000_F000_0000_0000, r & ~third | 0x0000_0F00_0000_0000)
+        return DoubleLengthKey(left: left, right: right).withOddParity
     }
 
     /// R as a block; pyemv refuses anything but 8 bytes.
@@ -186,11 +185,8 @@ public enum SessionKey {
             throw CryptoError(.invalidParameter, "EMV2000 tree index is negative for this branch factor")
         }
         let mask = UInt64(remainder)
-        let key = x.schedule
-        return DoubleLengthKey(
-            left: key.encrypt(block: y.left ^ mask),
-            right: key.encrypt(block: y.right ^ mask ^ 0xF0)
-        )
+        let (left, right) = x.schedule.encrypt(y.left ^ mask, y.right ^ mask ^ 0xF0)
+        return DoubleLengthKey(left: left, right: right)
     }
 
     /// Python's `//`: the quotient rounded toward negative infinity.

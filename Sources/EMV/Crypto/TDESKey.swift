@@ -76,6 +76,12 @@ public struct TDESKey: Sendable {
         withCipher { $0.decrypt(block) }
     }
 
+    /// Encrypts two blocks, faster than one after the other (derivations encrypt their halves in pairs).
+    @inlinable
+    func encrypt(_ first: UInt64, _ second: UInt64) -> (UInt64, UInt64) {
+        withCipher { $0.encrypt(first, second) }
+    }
+
     /// Runs `body` with the raw cipher, so loops over many blocks look the tables and schedules up once.
     @inlinable
     func withCipher<Result, Failure: Error>(
@@ -126,6 +132,19 @@ public struct TDESKey: Sendable {
             }
             DESEngine.decryptRounds(&l, &r, k1, sp)
             return DESEngine.finalPermutation(l, r, tables)
+        }
+
+        /// Encrypts two independent blocks at once (see ``DESEngine/rounds2``).
+        @inline(__always) @usableFromInline
+        func encrypt(_ first: UInt64, _ second: UInt64) -> (UInt64, UInt64) {
+            var (l, r) = DESEngine.initialPermutation(first, tables)
+            var (l2, r2) = DESEngine.initialPermutation(second, tables)
+            DESEngine.rounds2(&l, &r, &l2, &r2, k1, sp, decrypt: false)
+            if !single {
+                DESEngine.rounds2(&l, &r, &l2, &r2, k2, sp, decrypt: true)
+                DESEngine.rounds2(&l, &r, &l2, &r2, k3, sp, decrypt: false)
+            }
+            return (DESEngine.finalPermutation(l, r, tables), DESEngine.finalPermutation(l2, r2, tables))
         }
 
         /// Single DES encryption under one of the key's parts (`k1`, `k2` or `k3`).
