@@ -43,17 +43,30 @@ public struct BatchArguments {
 
     /// An optional byte string given as hex; absent or null gives nil.
     public mutating func optionalBytes(_ name: StaticString) throws(BatchError) -> [UInt8]? {
+        guard let (index, digits) = try optionalHexDigits(name) else { return nil }
+        guard let bytes = pool.decodeHex(digits, slot: index) else { throw Self.notHex(name) }
+        return bytes
+    }
+
+    /// A required byte string given as hex, decoded onto the end of `buffer` rather than into an array of its
+    /// own (for operations that concatenate their arguments); returns where in `buffer` it landed.
+    public mutating func appendBytes(_ name: StaticString, to buffer: inout [UInt8]) throws(BatchError) -> Range<Int> {
+        guard let (_, digits) = try optionalHexDigits(name) else { throw Self.missing(name) }
+        guard let bytes = pool.decodeHex(digits) else { throw Self.notHex(name) }
+        let start = buffer.count
+        buffer.append(contentsOf: bytes)
+        return start..<buffer.count
+    }
+
+    /// The hex text of a string argument; absent or null gives nil.
+    private mutating func optionalHexDigits(
+        _ name: StaticString
+    ) throws(BatchError) -> (index: Int, digits: UnsafeBufferPointer<UInt8>)? {
         guard let (index, value) = lookup(name) else { return nil }
         switch value {
-        case .null:
-            return nil
-        case .string(let range):
-            guard let bytes = pool.decodeHex(UnsafeBufferPointer(rebasing: text[range]), slot: index) else {
-                throw BatchError(.invalidArgument, "argument `\(name)` is not an even number of hex digits")
-            }
-            return bytes
-        default:
-            throw Self.wrongType(name, expected: "a string", got: value)
+        case .null: return nil
+        case .string(let range): return (index, UnsafeBufferPointer(rebasing: text[range]))
+        default: throw Self.wrongType(name, expected: "a string", got: value)
         }
     }
 
@@ -111,6 +124,10 @@ public struct BatchArguments {
         BatchError(.missingArgument, "missing argument `\(name)`")
     }
 
+    private static func notHex(_ name: StaticString) -> BatchError {
+        BatchError(.invalidArgument, "argument `\(name)` is not an even number of hex digits")
+    }
+
     private static func wrongType(_ name: StaticString, expected: String, got value: JSONValue) -> BatchError {
         BatchError(.invalidArgument, "argument `\(name)` must be \(expected), not \(value.typeName)")
     }
@@ -135,6 +152,15 @@ final class ArgumentPool {
     /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
     /// a non-hex character.
     func decodeHex(_ digits: UnsafeBufferPointer<UInt8>, slot: Int) -> [UInt8]? {
+        guard let bytes = decodeHex(digits) else { return nil }
+        buffers[slot].removeAll(keepingCapacity: true)
+        buffers[slot].append(contentsOf: bytes)
+        return buffers[slot]
+    }
+
+    /// Decodes hex digits into scratch space valid until the next decoding; nil for an odd count or a non-hex
+    /// character.
+    func decodeHex(_ digits: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         guard digits.count % 2 == 0 else { return nil }
         let count = digits.count / 2
         if scratch.count < count {
@@ -154,9 +180,7 @@ final class ArgumentPool {
             return true
         }
         guard valid else { return nil }
-        buffers[slot].removeAll(keepingCapacity: true)
-        buffers[slot].append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
-        return buffers[slot]
+        return UnsafeBufferPointer(rebasing: scratch[..<count])
     }
 }
 

@@ -47,7 +47,8 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
     ///   - atc: The application transaction counter (tag 9F36).
     ///   - unpredictableNumber: The unpredictable number (tag 9F37), used by the Mastercard derivation only.
     public func acSessionKey(atc: [UInt8], unpredictableNumber: [UInt8] = []) throws(CryptoError) -> [UInt8] {
-        try sessionKey(version.acSessionKeyDerivation, atc: atc, unpredictableNumber: unpredictableNumber).bytes
+        try sessionKey(version.acSessionKeyDerivation, atc: atc[...], unpredictableNumber: unpredictableNumber[...])
+            .bytes
     }
 
     /// The key the ARPC is computed under for a transaction.
@@ -55,7 +56,8 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
     ///   - atc: The application transaction counter (tag 9F36).
     ///   - unpredictableNumber: The unpredictable number (tag 9F37), used by the Mastercard derivation only.
     public func arpcSessionKey(atc: [UInt8], unpredictableNumber: [UInt8] = []) throws(CryptoError) -> [UInt8] {
-        try sessionKey(version.arpcSessionKeyDerivation, atc: atc, unpredictableNumber: unpredictableNumber).bytes
+        try sessionKey(version.arpcSessionKeyDerivation, atc: atc[...], unpredictableNumber: unpredictableNumber[...])
+            .bytes
     }
 
     /// Generates the application cryptogram (ARQC, TC or AAC): the version's session key, then
@@ -66,12 +68,23 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
     /// - Throws: ``CryptoError/invalidFieldLength`` when the session key derivation gets an ATC (and UN) of the
     ///   wrong length.
     public func generateAC(_ data: CryptogramData) throws(CryptoError) -> [UInt8] {
-        let key = try sessionKey(
-            version.acSessionKeyDerivation,
-            atc: data.applicationTransactionCounter,
-            unpredictableNumber: data.unpredictableNumber
+        try generateAC(
+            concatenatedData: data.bytes(for: version),
+            atc: data.applicationTransactionCounter[...],
+            unpredictableNumber: data.unpredictableNumber[...]
         )
-        return try ApplicationCryptogram.mac(key, data: data.bytes(for: version), padding: version.padding)
+    }
+
+    /// ``generateAC(_:)`` over data elements already concatenated as ``CryptogramData/bytes(for:)`` does, for
+    /// callers that hold them in one buffer; `atc` and `unpredictableNumber` are tags 9F36 and 9F37 again, for
+    /// the session key.
+    public func generateAC(
+        concatenatedData data: [UInt8],
+        atc: ArraySlice<UInt8>,
+        unpredictableNumber: ArraySlice<UInt8>
+    ) throws(CryptoError) -> [UInt8] {
+        let key = try sessionKey(version.acSessionKeyDerivation, atc: atc, unpredictableNumber: unpredictableNumber)
+        return try ApplicationCryptogram.mac(key, data: data, padding: version.padding)
     }
 
     /// Checks a card's cryptogram against the one computed from the same data (issuer side), in constant time.
@@ -102,7 +115,7 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
         unpredictableNumber: [UInt8] = [],
         responseCode: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
-        let key = try arpcKey(for: .method1, atc: atc, unpredictableNumber: unpredictableNumber)
+        let key = try arpcKey(for: .method1, atc: atc[...], unpredictableNumber: unpredictableNumber[...])
         return try ARPC.method1(key, arqc: arqc, responseCode: responseCode)
     }
 
@@ -123,7 +136,7 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
         cardStatusUpdate: [UInt8],
         proprietaryAuthenticationData: [UInt8]? = nil
     ) throws(CryptoError) -> [UInt8] {
-        let key = try arpcKey(for: .method2, atc: atc, unpredictableNumber: [])
+        let key = try arpcKey(for: .method2, atc: atc[...], unpredictableNumber: [])
         return try ARPC.method2(
             key,
             arqc: arqc,
@@ -169,8 +182,8 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
     /// The ARPC key, after checking the version uses `method`.
     private func arpcKey(
         for method: CryptogramVersion.ARPCMethod,
-        atc: [UInt8],
-        unpredictableNumber: [UInt8]
+        atc: ArraySlice<UInt8>,
+        unpredictableNumber: ArraySlice<UInt8>
     ) throws(CryptoError) -> DoubleLengthKey {
         guard version.arpcMethod == method else {
             throw CryptoError(.invalidParameter, "\(version) computes ARPCs with \(version.arpcMethod)")
@@ -180,8 +193,8 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
 
     private func sessionKey(
         _ derivation: CryptogramVersion.SessionKeyDerivation,
-        atc: [UInt8],
-        unpredictableNumber: [UInt8]
+        atc: ArraySlice<UInt8>,
+        unpredictableNumber: ArraySlice<UInt8>
     ) throws(CryptoError) -> DoubleLengthKey {
         switch derivation {
         case .iccMasterKey:

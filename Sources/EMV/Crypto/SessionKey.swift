@@ -31,7 +31,7 @@ public enum SessionKey {
     /// - Returns: The 16-byte session key.
     public static func common(iccMasterKey: [UInt8], atc: [UInt8]) throws(CryptoError) -> [UInt8] {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key").schedule
-        return common(masterKey, r: try atcDiversification(atc)).bytes
+        return common(masterKey, r: try atcDiversification(atc[...])).bytes
     }
 
     /// Mastercard session key derivation (SKD): the common session key with R = ATC ‖ 00 00 ‖ UN, used by
@@ -49,7 +49,7 @@ public enum SessionKey {
         unpredictableNumber: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key").schedule
-        return common(masterKey, r: try mastercardDiversification(atc: atc, unpredictableNumber: unpredictableNumber))
+        return common(masterKey, r: try mastercardDiversification(atc: atc[...], unpredictableNumber: unpredictableNumber[...]))
             .bytes
     }
 
@@ -62,7 +62,7 @@ public enum SessionKey {
     /// - Returns: The 16-byte session key.
     public static func visaSecureMessaging(iccMasterKey: [UInt8], atc: [UInt8]) throws(CryptoError) -> [UInt8] {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key")
-        let counter = UInt64(try atcValue(atc))
+        let counter = UInt64(try atcValue(atc[...]))
         return DoubleLengthKey(left: masterKey.left ^ counter, right: masterKey.right ^ (counter ^ 0xFFFF))
             .withOddParity.bytes
     }
@@ -89,7 +89,7 @@ public enum SessionKey {
         iv: [UInt8] = [UInt8](repeating: 0, count: 16)
     ) throws(CryptoError) -> [UInt8] {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key")
-        let counter = try atcValue(atc)
+        let counter = try atcValue(atc[...])
         guard iv.count == 16 else {
             throw CryptoError(.invalidIVLength, "EMV2000 tree IV must be 16 bytes, got \(iv.count)")
         }
@@ -131,14 +131,14 @@ public enum SessionKey {
     }
 
     /// R = ATC ‖ 00 00 00 00 00 00.
-    static func atcDiversification(_ atc: [UInt8]) throws(CryptoError) -> UInt64 {
+    static func atcDiversification(_ atc: ArraySlice<UInt8>) throws(CryptoError) -> UInt64 {
         UInt64(try atcValue(atc)) << 48
     }
 
     /// R = ATC ‖ 00 00 ‖ UN; only the total of 8 bytes is checked, as pyemv does.
     static func mastercardDiversification(
-        atc: [UInt8],
-        unpredictableNumber: [UInt8]
+        atc: ArraySlice<UInt8>,
+        unpredictableNumber: ArraySlice<UInt8>
     ) throws(CryptoError) -> UInt64 {
         guard atc.count + unpredictableNumber.count == 6 else {
             throw CryptoError(
@@ -152,9 +152,9 @@ public enum SessionKey {
     }
 
     /// A 2-byte ATC as a number.
-    static func atcValue(_ atc: [UInt8]) throws(CryptoError) -> UInt16 {
+    static func atcValue(_ atc: ArraySlice<UInt8>) throws(CryptoError) -> UInt16 {
         try CryptoError.checkLength(atc, 2, "ATC")
-        return UInt16(atc[0]) << 8 | UInt16(atc[1])
+        return UInt16(atc[atc.startIndex]) << 8 | UInt16(atc[atc.startIndex + 1])
     }
 
     /// Python's `branch_factor ** height >= 65535`, without overflow.
