@@ -40,12 +40,7 @@ public final class BatchOutput {
             storage.reserve(data.count * 2 + (id?.count ?? 0) + 32)
             open(id: id)
             storage.append("\"result\":\"")
-            data.withUnsafeBufferPointer { data in
-                for byte in data {
-                    storage.appendUnchecked(Self.hexDigit(byte >> 4))
-                    storage.appendUnchecked(Self.hexDigit(byte & 0x0F))
-                }
-            }
+            data.withUnsafeBufferPointer { storage.appendHexUnchecked($0) }
             storage.append("\"}\n")
         case .string(var string):
             string.withUTF8 { text in
@@ -86,7 +81,7 @@ public final class BatchOutput {
     }
 
     @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    fileprivate static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
     }
 
@@ -161,6 +156,18 @@ private final class ByteBuffer {
     func appendUnchecked(_ byte: UInt8) {
         base[count] = byte
         count += 1
+    }
+
+    /// Appends `bytes` as upper-case hex digits into reserved room (two per byte).
+    func appendHexUnchecked(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Through a local pointer: a class's `count` would be loaded and stored again for every digit.
+        var out = base + count
+        for byte in bytes {
+            out[0] = BatchOutput.hexDigit(byte >> 4)
+            out[1] = BatchOutput.hexDigit(byte & 0x0F)
+            out += 2
+        }
+        count += 2 * bytes.count
     }
 
     /// Appends bytes, reserving room for them.

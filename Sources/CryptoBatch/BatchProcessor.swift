@@ -83,12 +83,13 @@ public final class BatchProcessor {
         let idIndex = parser.index(of: "id")
         let id = idIndex.map { UnsafeBufferPointer(rebasing: line[parser.fields[$0].token]) }
         do throws(BatchError) {
-            guard let opIndex = parser.index(of: "op"), case .string(let name) = parser.fields[opIndex].value,
-                let operation = table.operation(named: parser.bytes(name))
-            else {
-                throw BatchError(.unknownOperation, "`op` does not name a known operation")
-            }
             let value = try parser.withUnsafeBuffers { fields, text throws(BatchError) in
+                guard let opIndex = FlatJSONParser.index(of: "op", in: fields, text: text),
+                    case .string(let name) = fields[opIndex].value,
+                    let operation = table.operation(named: UnsafeBufferPointer(rebasing: text[name]))
+                else {
+                    throw BatchError(.unknownOperation, "`op` does not name a known operation")
+                }
                 var arguments = try BatchArguments(
                     fields: fields, text: text, pool: pool, reserved: opIndex, alsoReserved: idIndex
                 )
