@@ -2,9 +2,9 @@ import Dispatch
 
 /// Answers large runs of request lines on several threads, keeping the answers in input order.
 ///
-/// Each run of complete lines is cut at line boundaries into one part per worker; every worker has its own
-/// `BatchProcessor` (its own parser and output buffer), so the workers share nothing but the immutable operation
-/// table and DES tables. Small runs, as in interactive use, are answered on the calling thread.
+/// Each run of complete lines is cut at line boundaries into parts dealt out to the workers; every worker has its
+/// own `BatchProcessor` (its own parser and output buffer), so the workers share nothing but the immutable
+/// operation table and DES tables. Small runs, as in interactive use, are answered on the calling thread.
 public final class ParallelBatchProcessor {
     private let processors: [BatchProcessor]
     /// Below this many bytes a run is answered on the calling thread: splitting would cost more than it saves.
@@ -17,26 +17,45 @@ public final class ParallelBatchProcessor {
     }
 
     /// Answers every line of `lines`, which must be whole lines (each ending with a newline), and hands the
-    /// answers to `write` in order, in as few pieces as there are workers.
+    /// answers to `write` in order.
+    ///
+    /// A large run is cut into several parts per worker, dealt out in turn (worker `w` answers parts `w`,
+    /// `w + workers`, …): requests of one kind tend to come in long stretches, and a heavy stretch (cryptograms)
+    /// next to a light one (padding) left one worker idle while the other finished when each had one half.
     public func process(
         lines: UnsafeBufferPointer<UInt8>,
         write: (UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows {
         guard !lines.isEmpty else { return }
         let parts = split(lines)
-        if parts.count == 1 {
+        guard parts.count > 1 else {
             processors[0].consume(lines)
-        } else {
-            let shared = UnsafeSendable((processors, lines))
-            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-                let (processors, lines) = shared.value
-                processors[index].consume(UnsafeBufferPointer(rebasing: lines[parts[index]]))
+            try processors[0].output.withBytes(write)
+            processors[0].output.removeAll()
+            return
+        }
+        let workers = min(processors.count, parts.count)
+        // Where each part's answers end in its worker's output.
+        var ends = [Int](repeating: 0, count: parts.count)
+        ends.withUnsafeMutableBufferPointer { ends in
+            let shared = UnsafeSendable((processors, lines, ends))
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let (processors, lines, ends) = shared.value
+                for part in stride(from: worker, to: parts.count, by: workers) {
+                    processors[worker].consume(UnsafeBufferPointer(rebasing: lines[parts[part]]))
+                    ends[part] = processors[worker].output.count
+                }
             }
         }
-        for index in parts.indices {
-            try processors[index].output.withBytes(write)
-            processors[index].output.removeAll()
+        var starts = [Int](repeating: 0, count: workers)
+        for part in parts.indices {
+            let worker = part % workers
+            try processors[worker].output.withBytes { output in
+                try write(UnsafeBufferPointer(rebasing: output[starts[worker]..<ends[part]]))
+            }
+            starts[worker] = ends[part]
         }
+        for worker in 0..<workers { processors[worker].output.removeAll() }
     }
 
     /// Answers a last line that has no newline after it.
@@ -50,15 +69,17 @@ public final class ParallelBatchProcessor {
         processors[0].output.removeAll()
     }
 
-    /// Cuts `lines` into up to one part per worker, each ending just after a newline.
+    /// Cuts `lines` into up to ``partsPerWorker`` parts per worker of at least ``parallelThreshold`` / 2
+    /// bytes, each ending just after a newline.
     private func split(_ lines: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         guard lines.count >= parallelThreshold, processors.count > 1 else { return [0..<lines.count] }
-        let target = lines.count / processors.count
+        let count = min(processors.count * Self.partsPerWorker, max(2, 2 * lines.count / parallelThreshold))
+        let target = lines.count / count
         var parts: [Range<Int>] = []
         var start = 0
         while start < lines.count {
             var end = min(start + target, lines.count)
-            if parts.count == processors.count - 1 {
+            if parts.count == count - 1 {
                 end = lines.count
             } else {
                 while end < lines.count && lines[end - 1] != 0x0A { end += 1 }
@@ -68,6 +89,10 @@ public final class ParallelBatchProcessor {
         }
         return parts
     }
+
+    /// Parts per worker in a large run: enough to even out stretches of heavy and light requests, few enough
+    /// that the per-part cost (a write each) stays negligible.
+    private static let partsPerWorker = 16
 }
 
 /// Hands values to concurrent work that touches disjoint parts of them (here: one processor and one part of the
