@@ -49,8 +49,8 @@ public enum SessionKey {
         unpredictableNumber: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key").schedule
-        return common(masterKey, r: try mastercardDiversification(atc: atc[...], unpredictableNumber: unpredictableNumber[...]))
-            .bytes
+        let r = try mastercardDiversification(atc: atc[...], unpredictableNumber: unpredictableNumber[...])
+        return common(masterKey, r: r).bytes
     }
 
     /// Visa secure messaging session key (VIS): key A ⊕ (00…00 ‖ ATC) ‖ key B ⊕ (00…00 ‖ ¬ATC), odd parity.

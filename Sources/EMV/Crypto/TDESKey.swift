@@ -147,6 +147,19 @@ public struct TDESKey: Sendable {
             return (DESEngine.finalPermutation(l, r, tables), DESEngine.finalPermutation(l2, r2, tables))
         }
 
+        /// Decrypts two independent blocks at once (see ``DESEngine/rounds2``).
+        @inline(__always) @usableFromInline
+        func decrypt(_ first: UInt64, _ second: UInt64) -> (UInt64, UInt64) {
+            var (l, r) = DESEngine.initialPermutation(first, tables)
+            var (l2, r2) = DESEngine.initialPermutation(second, tables)
+            if !single {
+                DESEngine.rounds2(&l, &r, &l2, &r2, k3, sp, decrypt: true)
+                DESEngine.rounds2(&l, &r, &l2, &r2, k2, sp, decrypt: false)
+            }
+            DESEngine.rounds2(&l, &r, &l2, &r2, k1, sp, decrypt: true)
+            return (DESEngine.finalPermutation(l, r, tables), DESEngine.finalPermutation(l2, r2, tables))
+        }
+
         /// Single DES encryption under one of the key's parts (`k1`, `k2` or `k3`).
         @inline(__always) @usableFromInline
         func desEncrypt(_ block: UInt64, _ schedule: UnsafePointer<UInt32>) -> UInt64 {
