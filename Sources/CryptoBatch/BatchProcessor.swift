@@ -80,10 +80,12 @@ public final class BatchProcessor {
             output.writeError(error, id: nil)
             return
         }
-        let idIndex = parser.index(of: "id")
-        let id = idIndex.map { UnsafeBufferPointer(rebasing: line[parser.fields[$0].token]) }
-        do throws(BatchError) {
-            let value = try parser.withUnsafeBuffers { fields, text throws(BatchError) in
+        // One pass over the parser's buffers for the id, the operation and its arguments (each separate access
+        // to them cost a retain and release of both).
+        parser.withUnsafeBuffers { fields, text in
+            let idIndex = FlatJSONParser.index(of: "id", in: fields, text: text)
+            let id = idIndex.map { UnsafeBufferPointer(rebasing: line[fields[$0].token]) }
+            do throws(BatchError) {
                 guard let opIndex = FlatJSONParser.index(of: "op", in: fields, text: text),
                     case .string(let name) = fields[opIndex].value,
                     let operation = table.operation(named: UnsafeBufferPointer(rebasing: text[name]))
@@ -95,11 +97,10 @@ public final class BatchProcessor {
                 )
                 let value = try operation.run(&arguments)
                 try arguments.checkAllUsed()
-                return value
+                output.writeResult(value, id: id)
+            } catch {
+                output.writeError(error, id: id)
             }
-            output.writeResult(value, id: id)
-        } catch {
-            output.writeError(error, id: id)
         }
     }
 }
