@@ -127,8 +127,8 @@ struct EMVWalkthrough {
             print(row("CTQ means", try CardTransactionQualifiers(bytes: node.value).names.joined(separator: ", ")))
         }
         if let track2 = gpoData.first(0x57) {
-            let expiry = try Track2EquivalentData(bytes: track2.value).expiry
-            print(row("Card expiry (from track 2)", "\(expiry)"))
+            // Parsed to show the typed layer reads it; its description prints only the masked PAN.
+            print(row("Track 2 (typed)", "\(try Track2EquivalentData(bytes: track2.value))"))
         }
     }
 
