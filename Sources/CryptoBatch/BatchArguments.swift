@@ -144,10 +144,21 @@ final class ArgumentPool {
 
     /// The processor's random source, kept here with its other per-thread state.
     let random = BufferedSystemRandom()
-    private var buffers = [[UInt8]](repeating: [], count: slots)
+    /// One buffer per slot. A pointer rather than an array of arrays: writing through a `let` pointer needs no
+    /// exclusivity check on the class property and no uniqueness check of an outer array per argument.
+    private let buffers: UnsafeMutablePointer<[UInt8]>
     private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
 
-    deinit { scratch.deallocate() }
+    init() {
+        buffers = .allocate(capacity: Self.slots)
+        buffers.initialize(repeating: [], count: Self.slots)
+    }
+
+    deinit {
+        buffers.deinitialize(count: Self.slots)
+        buffers.deallocate()
+        scratch.deallocate()
+    }
 
     /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
     /// a non-hex character.
