@@ -1,3 +1,5 @@
+import EMV
+
 /// Typed access to the arguments of one request, by the Python parameter names.
 ///
 /// Every lookup marks its field as used, so that after the operation ran `checkAllUsed()` can reject arguments the
@@ -179,28 +181,8 @@ final class ArgumentPool {
             scratch = .allocate(capacity: count)
         }
         let scratch = scratch
-        let valid = hexNibble.withUnsafeBufferPointer { nibble in
-            var index = 0
-            while index < count {
-                let high = nibble[Int(digits[2 * index])]
-                let low = nibble[Int(digits[2 * index + 1])]
-                if (high | low) & 0x80 != 0 { return false }
-                scratch[index] = high << 4 | low
-                index += 1
-            }
-            return true
-        }
+        let valid = [UInt8].decodeHex(digits, into: scratch)
         guard valid else { return nil }
         return UnsafeBufferPointer(rebasing: scratch[..<count])
-    }
-}
-
-/// Nibble values of the hex digits; 0xFF marks every other byte.
-private let hexNibble: [UInt8] = (0...255).map { byte -> UInt8 in
-    switch UInt8(byte) {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
-    default: 0xFF
     }
 }

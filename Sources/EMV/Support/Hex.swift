@@ -5,27 +5,44 @@ extension Array where Element == UInt8 {
     public init?(hex: some StringProtocol) {
         let decoded =
             hex.utf8.withContiguousStorageIfAvailable { Self.decodeHex($0) }
-            ?? Self.decodeHex(Array(hex.utf8))
+            ?? Array(hex.utf8).withUnsafeBufferPointer { Self.decodeHex($0) }
         guard let decoded else { return nil }
         self = decoded
     }
 
-    /// Decodes ASCII hex digits; the batch interface decodes millions of these, so it works on raw UTF-8.
-    @usableFromInline
-    static func decodeHex(_ text: some Collection<UInt8>) -> [UInt8]? {
-        guard text.count % 2 == 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: text.count / 2)
-        var index = text.startIndex
-        for i in 0..<bytes.count {
-            guard let high = nibble(text[index]) else { return nil }
-            index = text.index(after: index)
-            guard let low = nibble(text[index]) else { return nil }
-            index = text.index(after: index)
-            bytes[i] = high << 4 | low
+    private static func decodeHex(_ digits: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var valid = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: digits.count / 2) { output, count in
+            valid = decodeHex(digits, into: output)
+            count = valid ? digits.count / 2 : 0
         }
-        return bytes
+        return valid ? bytes : nil
     }
 
+    /// Decodes ASCII hex digits (either case, no separators) into `output`, which must hold `digits.count / 2`
+    /// bytes; false for an odd count, a short `output` or a non-hex character (`output` then holds partial data).
+    ///
+    /// The one hex decoder of the project: `init(hex:)` uses it, and so does the batch interface, which decodes
+    /// millions of arguments into reused buffers without allocating.
+    @inlinable
+    public static func decodeHex(
+        _ digits: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Bool {
+        let count = digits.count / 2
+        guard digits.count % 2 == 0, output.count >= count else { return false }
+        // A 256-entry table beats the range tests of `nibble` on this hot path; 0xFF marks a non-digit.
+        return hexNibbles.withUnsafeBufferPointer { nibbles in
+            for index in 0..<count {
+                let high = nibbles[Int(digits[2 * index])]
+                let low = nibbles[Int(digits[2 * index + 1])]
+                if (high | low) & 0x80 != 0 { return false }
+                output[index] = high << 4 | low
+            }
+            return true
+        }
+    }
+
+    /// The value of one ASCII hex digit, either case; nil for any other byte.
     @inline(__always)
     static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
@@ -36,6 +53,10 @@ extension Array where Element == UInt8 {
         }
     }
 }
+
+/// The value of each byte as an ASCII hex digit (either case), 0xFF for every other byte.
+@usableFromInline
+let hexNibbles: [UInt8] = (0...255).map { byte in [UInt8].nibble(UInt8(byte)) ?? 0xFF }
 
 extension Sequence where Element == UInt8 {
     /// Upper-case hexadecimal text of the bytes, two digits each, no separators.
