@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "EMV", targets: ["EMV"]),
+        .library(name: "SmartCard", targets: ["SmartCard"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -28,6 +29,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "BigInt", package: "BigInt"),
             ],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "SmartCard",
+            dependencies: ["EMV"],
             swiftSettings: strictness
         ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.

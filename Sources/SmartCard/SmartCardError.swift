@@ -1,0 +1,63 @@
+public import EMV
+
+/// An error from a card transport: the card is gone, the link failed, or what came back is not a response APDU.
+///
+/// Equality compares ``code`` only, so tests write `#expect(throws: SmartCardError.cardRemoved)`. Messages never carry
+/// APDU bytes (a response may hold a PAN, a command a PIN block).
+public struct SmartCardError: CodedError {
+    /// What went wrong, independent of where.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case cardRemoved
+            case transmissionFailed
+            case malformedResponse
+            case timedOut
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The card left the field (or was powered off) before it answered.
+        public static let cardRemoved = Code(.cardRemoved)
+        /// The transport failed to deliver the command or the response.
+        public static let transmissionFailed = Code(.transmissionFailed)
+        /// The bytes received are not a response APDU (fewer than the two status bytes).
+        public static let malformedResponse = Code(.malformedResponse)
+        /// No response within the transport's time limit.
+        public static let timedOut = Code(.timedOut)
+
+        /// The code's name, as in `SmartCardError.Code.cardRemoved`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// A human explanation, free of card data.
+    public let message: String
+    /// Source file that raised the error (not part of equality).
+    public let file: String
+    /// Source line that raised the error (not part of equality).
+    public let line: UInt
+
+    /// Creates an error.
+    public init(code: Code, message: String, file: String = #fileID, line: UInt = #line) {
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+    }
+
+    private static func pattern(_ code: Code) -> SmartCardError {
+        SmartCardError(code: code, message: "any \(code) error")
+    }
+
+    /// Matches any ``Code/cardRemoved`` error.
+    public static let cardRemoved = pattern(.cardRemoved)
+    /// Matches any ``Code/transmissionFailed`` error.
+    public static let transmissionFailed = pattern(.transmissionFailed)
+    /// Matches any ``Code/malformedResponse`` error.
+    public static let malformedResponse = pattern(.malformedResponse)
+    /// Matches any ``Code/timedOut`` error.
+    public static let timedOut = pattern(.timedOut)
+}
