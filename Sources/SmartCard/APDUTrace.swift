@@ -19,7 +19,8 @@ public import EMV
 ///   that print `00 A4 04 00` paste as they are.
 /// - `#` starts a comment, on its own line or after the response. Blank lines are ignored.
 /// - The header is the comment block before the first blank line (or the first exchange): it records provenance
-///   (`source:`, `licence:`, `changes:`, `outcome:` …), read with ``headerValue(_:)``. Comments after that blank
+///   (`source:`, `licence:`, `changes:`, `outcome:` …), read with ``headerValue(_:)``; a value continues on the
+///   header lines after it that start with a space (`#   …`). Comments after that blank
 ///   line and before an exchange are that exchange's ``Exchange/comments``; comments after the last exchange are
 ///   the ``trailer``.
 ///
@@ -83,13 +84,20 @@ public struct APDUTrace: Hashable, Sendable {
     }
 
     /// The value of the first header line of the form `key: value` (key compared case-insensitively), trimmed.
+    ///
+    /// A value continues on the header lines after it that start with a space (`#   more text`), joined with
+    /// single spaces, so long provenance notes stay readable in the file.
     public func headerValue(_ key: String) -> String? {
-        for line in header {
-            guard let colon = line.firstIndex(of: ":") else { continue }
+        for (index, line) in header.enumerated() {
+            guard line.first != " ", let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].trimmingWhitespace()
-            if name.lowercased() == key.lowercased() {
-                return String(line[line.index(after: colon)...].trimmingWhitespace())
+            guard name.lowercased() == key.lowercased() else { continue }
+            var parts = [line[line.index(after: colon)...].trimmingWhitespace()]
+            for continuation in header[(index + 1)...] {
+                guard continuation.first == " " else { break }
+                parts.append(continuation.trimmingWhitespace())
             }
+            return parts.filter { !$0.isEmpty }.joined(separator: " ")
         }
         return nil
     }
@@ -152,10 +160,12 @@ extension APDUTrace {
         text.isEmpty ? "#\n" : "# \(text)\n"
     }
 
-    /// A comment's text: what follows `#`, without one leading space and without trailing whitespace.
+    /// A comment's text: what follows `#`, without one leading space and without trailing whitespace; further
+    /// leading spaces stay (they mark a continued header value).
     private static func commentText(_ body: Substring) -> String {
-        let text = body.first == " " ? body.dropFirst() : body
-        return String(text.trimmingWhitespace())
+        var text = body.first == " " ? body.dropFirst() : body
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        return String(text)
     }
 
     /// One exchange line: `<command hex> : <response hex> [# note]`.

@@ -33,6 +33,17 @@ struct APDUTraceTests {
         #expect(trace.trailer == ["the end"])
     }
 
+    @Test("Header values continue on lines that start with a space")
+    func continuedHeaderValues() throws {
+        let trace = try APDUTrace(text: "# outcome: online request,\n#   ARQC in the GPO response\n#  \n# kernel: C-3\n#   \n")
+        #expect(trace.headerValue("outcome") == "online request, ARQC in the GPO response")
+        #expect(trace.headerValue("kernel") == "C-3")
+        // A continuation line is never a key line of its own.
+        let indented = try APDUTrace(text: "# note:\n#   kernel: C-2\n")
+        #expect(indented.headerValue("kernel") == nil)
+        #expect(indented.headerValue("note") == "kernel: C-2")
+    }
+
     @Test("Serializes to canonical text that parses back to an equal trace")
     func roundTrip() throws {
         let trace = try APDUTrace(text: Self.sample)
