@@ -1,3 +1,5 @@
+public import EMV
+
 /// The faults a ``LoopbackChannel`` injects: a latency per APDU and a list of one-off failures.
 ///
 /// Faults are deterministic: each names the command it hits (the Nth command since the plan was installed, or the
@@ -28,8 +30,8 @@ public struct Fault: Hashable, Sendable {
     public enum Trigger: Hashable, Sendable {
         /// The Nth command transmitted (1-based).
         case command(number: Int)
-        /// The Nth command (1-based) with this instruction byte, e.g. `0xAE` for GENERATE AC.
-        case instruction(UInt8, occurrence: Int = 1)
+        /// The Nth command (1-based) with this instruction, e.g. `.instruction(.generateAC)`.
+        case instruction(Instruction, occurrence: Int = 1)
     }
 
     /// What goes wrong.

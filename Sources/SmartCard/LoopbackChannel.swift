@@ -130,7 +130,7 @@ public actor LoopbackChannel<Applet: CardApplet>: CardChannel {
             case .command(let number):
                 number == commandCount ? fault.action : nil
             case .instruction(let instruction, let n):
-                instruction == command.ins && n == occurrence ? fault.action : nil
+                instruction == command.instruction && n == occurrence ? fault.action : nil
             }
         }
     }

@@ -44,10 +44,12 @@ public actor ReplayChannel: CardChannel {
         /// Whether READ RECORDs may be answered in another order within a run of them.
         public var reordersRecords: Bool
         /// Instructions of recorded exchanges that may be passed over when the kernel does not send them.
-        public var skippableInstructions: Set<UInt8>
+        public var skippableInstructions: Set<Instruction>
 
         /// Creates options.
-        public init(matching: Matching = .standard, reordersRecords: Bool = true, skippableInstructions: Set<UInt8> = []) {
+        public init(
+            matching: Matching = .standard, reordersRecords: Bool = true, skippableInstructions: Set<Instruction> = []
+        ) {
             self.matching = matching
             self.reordersRecords = reordersRecords
             self.skippableInstructions = skippableInstructions
@@ -61,9 +63,13 @@ public actor ReplayChannel: CardChannel {
 
     /// GET PROCESSING OPTIONS (A8), GENERATE AC (AE), COMPUTE CRYPTOGRAPHIC CHECKSUM (2A), INTERNAL AUTHENTICATE
     /// (88) and EXCHANGE RELAY RESISTANCE DATA (EA): their data is the terminal's, new each transaction.
-    public static let terminalDynamicInstructions: Set<UInt8> = [0xA8, 0xAE, 0x2A, 0x88, 0xEA]
+    public static let terminalDynamicInstructions: Set<Instruction> = [
+        .getProcessingOptions, .generateAC, .computeCryptographicChecksum, .internalAuthenticate,
+        exchangeRelayResistanceData,
+    ]
 
-    private static let readRecord: UInt8 = 0xB2
+    /// EXCHANGE RELAY RESISTANCE DATA (EA), Mastercard's relay resistance protocol (EMV Book C-2).
+    private static let exchangeRelayResistanceData = Instruction(rawValue: 0xEA)
 
     /// The recording being replayed.
     public let trace: APDUTrace
@@ -116,12 +122,12 @@ public actor ReplayChannel: CardChannel {
             if Self.matches(command, recorded: recorded, matching: options.matching) {
                 return use(index, skipping: skipped)
             }
-            if options.reordersRecords, command.ins == Self.readRecord, recorded.ins == Self.readRecord,
+            if options.reordersRecords, command.instruction == .readRecord, recorded.instruction == .readRecord,
                 let later = laterRecord(matching: command, after: index)
             {
                 return use(later, skipping: skipped)
             }
-            guard options.skippableInstructions.contains(recorded.ins) else { break }
+            guard options.skippableInstructions.contains(recorded.instruction) else { break }
             skipped.append(index)
             index += 1
         }
@@ -144,7 +150,7 @@ public actor ReplayChannel: CardChannel {
             guard command.cla == recorded.cla, command.ins == recorded.ins, command.p1 == recorded.p1,
                 command.p2 == recorded.p2
             else { return false }
-            if terminalDynamicInstructions.contains(command.ins) {
+            if terminalDynamicInstructions.contains(command.instruction) {
                 return command.data.count == recorded.data.count
             }
             return command.data == recorded.data
@@ -155,7 +161,7 @@ public actor ReplayChannel: CardChannel {
     private func laterRecord(matching command: CommandAPDU, after start: Int) -> Int? {
         var index = start + 1
         let exchanges = trace.exchanges
-        while index < exchanges.count, exchanges[index].command.ins == Self.readRecord {
+        while index < exchanges.count, exchanges[index].command.instruction == .readRecord {
             if !used[index], Self.matches(command, recorded: exchanges[index].command, matching: options.matching) {
                 return index
             }

@@ -108,7 +108,7 @@ struct LoopbackChannelTests {
     func removedAtInstruction() async throws {
         let channel = LoopbackChannel(
             applet: CounterApplet(),
-            faults: FaultPlan(faults: [.cardRemoved(at: .instruction(0x02, occurrence: 2))]))
+            faults: FaultPlan(faults: [.cardRemoved(at: .instruction(Instruction(rawValue: 0x02), occurrence: 2))]))
         _ = try await channel.transmit(.echo([1]))
         _ = try await channel.transmit(.count)
         _ = try await channel.transmit(.echo([2]))
@@ -155,7 +155,7 @@ struct LoopbackChannelTests {
     func truncatedResponse(length: Int, expected: ResponseAPDU) async throws {
         let channel = LoopbackChannel(
             applet: CounterApplet(),
-            faults: FaultPlan(faults: [.truncatedResponse(at: .instruction(0x01), toLength: length)]))
+            faults: FaultPlan(faults: [.truncatedResponse(at: .instruction(Instruction(rawValue: 0x01)), toLength: length)]))
         #expect(try await channel.transmit(.echo([1, 2, 3])) == expected)
     }
 

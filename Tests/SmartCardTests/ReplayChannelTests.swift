@@ -64,9 +64,11 @@ struct ReplayChannelTests {
         #expect(!ReplayChannel.matches(shorter, recorded: recorded, matching: .standard))
         let otherP1 = Self.command("80AE40001D" + String(repeating: "11", count: 29) + "00")
         #expect(!ReplayChannel.matches(otherP1, recorded: Self.trace.exchanges[6].command, matching: .standard))
-        for ins: UInt8 in [0xA8, 0xAE, 0x2A, 0x88, 0xEA] {
-            #expect(ReplayChannel.terminalDynamicInstructions.contains(ins))
-        }
+        let dynamic: [Instruction] = [
+            .getProcessingOptions, .generateAC, .computeCryptographicChecksum, .internalAuthenticate,
+            Instruction(rawValue: 0xEA),
+        ]
+        #expect(ReplayChannel.terminalDynamicInstructions == Set(dynamic))
     }
 
     @Test("Other commands must carry the same data; Le is ignored except in exact matching")
@@ -139,7 +141,7 @@ struct ReplayChannelTests {
     @Test("Skippable instructions let a kernel pass over what it does not send")
     func skipping() async throws {
         let strict = ReplayChannel(trace: Self.trace)
-        let skipping = ReplayChannel(trace: Self.trace, options: .init(skippableInstructions: [0xCA]))
+        let skipping = ReplayChannel(trace: Self.trace, options: .init(skippableInstructions: [.getData]))
         for channel in [strict, skipping] {
             for command in [Self.ppse, Self.selectVisa, Self.gpo, Self.record1, Self.record2] {
                 _ = try await channel.transmit(command)
@@ -152,7 +154,7 @@ struct ReplayChannelTests {
 
     @Test("A skipped exchange is not skipped when nothing later matches")
     func skippingNeedsAMatch() async throws {
-        let channel = ReplayChannel(trace: Self.trace, options: .init(skippableInstructions: [0xCA]))
+        let channel = ReplayChannel(trace: Self.trace, options: .init(skippableInstructions: [.getData]))
         for command in [Self.ppse, Self.selectVisa, Self.gpo, Self.record1, Self.record2] {
             _ = try await channel.transmit(command)
         }
