@@ -63,7 +63,7 @@ struct ReaderShapedReplayTests {
     }
 
     @Test("Visa traces: the GPO answers with an ARQC and every AFL record replays", arguments: [
-        "visa-prepaid-qvsdc-online.trace", "visa-prepaid-qvsdc-fdda.trace",
+        "visa-prepaid-qvsdc-online.trace", "visa-prepaid-qvsdc-fdda.trace", "visa-prepaid-qvsdc-records.trace",
     ])
     func visa(name: String) async throws {
         let trace = try TraceFiles.load(name)
