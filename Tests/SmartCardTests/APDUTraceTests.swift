@@ -1,4 +1,5 @@
 import EMV
+import Foundation
 import SmartCard
 import Testing
 
@@ -67,6 +68,15 @@ struct APDUTraceTests {
         ])
     func roundTripShapes(trace: APDUTrace) throws {
         #expect(try APDUTrace(text: trace.text) == trace)
+    }
+
+    @Test("Reads a trace file, and reports a missing one")
+    func file() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("apdu-trace-\(UUID().uuidString).trace")
+        try Data(Self.sample.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try APDUTrace(contentsOf: url) == APDUTrace(text: Self.sample))
+        #expect(throws: (any Error).self) { try APDUTrace(contentsOf: url.appendingPathExtension("missing")) }
     }
 
     @Test("Windows line ends and surrounding whitespace are accepted")
