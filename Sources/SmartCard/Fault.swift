@@ -22,6 +22,9 @@ public struct Fault: Hashable, Sendable {
         /// XORs `mask` into the response byte at `index` of the encoded response (data then SW1 SW2); a negative
         /// index counts from the end, so -2 is SW1. An index outside the response changes nothing.
         case corruptByte(at: Int, mask: UInt8 = 0xFF)
+        /// The command never gets an answer in time: the applet does not see it, the transmit throws
+        /// ``SmartCardError/Code/timedOut``, and the card stays in the field.
+        case timeOut
         /// Cuts the encoded response to its first `length` bytes; fewer than two (no status word) makes the
         /// transmit throw ``SmartCardError/Code/malformedResponse``.
         case truncate(toLength: Int)
@@ -52,6 +55,11 @@ public struct Fault: Hashable, Sendable {
     /// The card processes the triggering command and leaves the field before answering.
     public static func responseLost(at trigger: Trigger) -> Fault {
         Fault(.loseResponse, at: trigger)
+    }
+
+    /// The triggering command times out without reaching the card.
+    public static func timedOut(at trigger: Trigger) -> Fault {
+        Fault(.timeOut, at: trigger)
     }
 
     /// The triggering command's response has the byte at `index` flipped (XOR `mask`).

@@ -125,6 +125,23 @@ struct LoopbackChannelTests {
         #expect(await channel.isCardPresent == false)
     }
 
+    @Test("A time-out: the card never sees the command and stays in the field")
+    func timeOut() async throws {
+        let channel = LoopbackChannel(
+            applet: CounterApplet(), faults: FaultPlan(faults: [.timedOut(at: .command(number: 1))]))
+        await #expect(throws: SmartCardError.timedOut) { try await channel.transmit(.count) }
+        #expect(await channel.applet.counter == 0)
+        #expect(await channel.isCardPresent)
+        #expect(try await channel.transmit(.count).data == [0, 1])
+    }
+
+    @Test("A plan is empty without latency or faults")
+    func planIsEmpty() {
+        #expect(FaultPlan.none.isEmpty)
+        #expect(!FaultPlan(latency: .milliseconds(1)).isEmpty)
+        #expect(!FaultPlan(faults: [.cardRemoved(afterCommands: 0)]).isEmpty)
+    }
+
     @Test(
         "A corrupted byte is flipped where the fault says",
         arguments: [
