@@ -172,7 +172,9 @@ struct LoopbackChannelTests {
     func truncatedResponse(length: Int, expected: ResponseAPDU) async throws {
         let channel = LoopbackChannel(
             applet: CounterApplet(),
-            faults: FaultPlan(faults: [.truncatedResponse(at: .instruction(Instruction(rawValue: 0x01)), toLength: length)]))
+            faults: FaultPlan(faults: [
+                .truncatedResponse(at: .instruction(Instruction(rawValue: 0x01)), toLength: length)
+            ]))
         #expect(try await channel.transmit(.echo([1, 2, 3])) == expected)
     }
 
@@ -194,7 +196,8 @@ struct LoopbackChannelTests {
                 .corruptedResponse(at: .command(number: 1), byte: 0, mask: 0x10),
                 .truncatedResponse(at: .command(number: 1), toLength: 3),
             ]))
-        #expect(try await channel.transmit(.echo([1, 2, 3])) == ResponseAPDU(data: [0x11], statusWord: StatusWord(0x0203)))
+        #expect(
+            try await channel.transmit(.echo([1, 2, 3])) == ResponseAPDU(data: [0x11], statusWord: StatusWord(0x0203)))
     }
 
     @Test("A new fault plan restarts the command count")
