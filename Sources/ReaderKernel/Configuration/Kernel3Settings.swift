@@ -14,7 +14,7 @@ public struct Kernel3Settings: Sendable, Hashable, Codable {
     }
 
     /// An online-capable phone reader: EMV mode (qVSDC), online PIN, signature, ODA for online authorisations and
-    /// consumer device CVM supported; no contact chip (TTQ `36 00 40 00`).
+    /// consumer device CVM supported; no contact chip (TTQ `27 00 40 00`).
     public static let phoneReader = Kernel3Settings(
         terminalTransactionQualifiers: [
             .emvModeSupported, .onlinePINSupported, .signatureSupported, .odaForOnlineAuthorizationsSupported,

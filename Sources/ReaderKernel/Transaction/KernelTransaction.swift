@@ -102,6 +102,10 @@ public struct KernelTransaction: Sendable {
             return finish(.endApplication, .invalidTransactionData("the unpredictable number must have 4 bytes"))
         }
         preProcess()
+        // Book B 3.1.1.4: when no kernel may take the amount contactless, the card is not even selected.
+        if !indicators.isEmpty, indicators.values.allSatisfy(\.contactlessApplicationNotAllowed) {
+            return finish(.tryAnotherInterface, .amountOverContactlessLimit)
+        }
         step = .selectingPPSE
         return send(.selectPPSE)
     }
