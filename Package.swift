@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "EMV", targets: ["EMV"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
+        .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -36,6 +37,12 @@ let package = Package(
             dependencies: ["EMV"],
             swiftSettings: strictness
         ),
+        .target(
+            name: "CardEmulator",
+            dependencies: ["EMV"],
+            resources: [.copy("Profiles")],
+            swiftSettings: strictness
+        ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
         .target(
             name: "CryptoBatch",
@@ -55,6 +62,11 @@ let package = Package(
             name: "EMVTests",
             dependencies: ["EMV"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "CardEmulatorTests",
+            dependencies: ["CardEmulator"],
             swiftSettings: strictness
         ),
         .testTarget(
