@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "EMV", targets: ["EMV"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
+        .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
@@ -35,6 +36,12 @@ let package = Package(
         .target(
             name: "SmartCard",
             dependencies: ["EMV"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "CardEmulator",
+            dependencies: ["EMV"],
+            resources: [.copy("Profiles")],
             swiftSettings: strictness
         ),
         .target(
@@ -64,8 +71,13 @@ let package = Package(
             swiftSettings: strictness
         ),
         .testTarget(
+            name: "CardEmulatorTests",
+            dependencies: ["CardEmulator"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
             name: "ReaderKernelTests",
-            dependencies: ["ReaderKernel", "SmartCard"],
+            dependencies: ["ReaderKernel", "SmartCard", "CardEmulator"],
             swiftSettings: strictness
         ),
         .testTarget(
