@@ -111,6 +111,7 @@ extension CardProfile {
             if !certificate.remainder.isEmpty { objects[.iccPublicKeyRemainder] = certificate.remainder }
         }
         let (records, afl) = try assembleRecords(objects)
+        try checkICCCertificate(objects, records: records, afl: afl)
         let pdol = try dataObjectList(pdol, "pdol")
         let apps = try applications.map { application throws(CardEmulatorError) in
             CardImage.Application(
@@ -155,6 +156,31 @@ extension CardProfile {
             acceptsEmptyPDOLData: acceptsEmptyPDOLData,
             keyValidity: TimeInterval(limitedUseKeys.validitySeconds)
         )
+    }
+
+    /// A carried ICC certificate must cover the records as they are now: with the issuer key at hand, recover it and
+    /// check it, so an edited profile fails here rather than at every terminal.
+    private func checkICCCertificate(_ objects: [Tag: [UInt8]], records: [UInt16: [UInt8]], afl: [UInt8])
+        throws(CardEmulatorError)
+    {
+        guard let oda = offlineDataAuthentication, let issuerKey = oda.issuerPrivateKey?.publicKey,
+            let certificate = objects[.iccPublicKeyCertificate]
+        else { return }
+        let staticData = try staticData(records: records, afl: afl)
+        do {
+            let key = try ICCPublicKeyCertificate(recovering: certificate, with: issuerKey).verify(
+                remainder: objects[.iccPublicKeyRemainder] ?? [], exponent: oda.iccPrivateKey.publicKey.exponent,
+                staticData: staticData, pan: try accountPAN().bcd, on: .distantPast)
+            guard key == oda.iccPrivateKey.publicKey else {
+                throw CardEmulatorError(.offlineDataAuthenticationFailed, "the ICC certificate is for another key")
+            }
+        } catch let error as CardEmulatorError {
+            throw error
+        } catch {
+            throw CardEmulatorError(
+                .offlineDataAuthenticationFailed,
+                "the ICC certificate does not cover the records (\(error)); run certified() after editing")
+        }
     }
 
     private func dataObjectList(_ value: HexBytes?, _ field: String) throws(CardEmulatorError) -> DataObjectList? {
