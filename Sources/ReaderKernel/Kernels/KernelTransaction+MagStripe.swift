@@ -82,8 +82,10 @@ extension KernelTransaction {
             return finish(.endApplication, .missingCardData(0x9F61))
         }
         events.append(.cryptogramReceived(type: "CVC3", atc: atc))
-        if Self.needsPhoneInteraction(card[0xDF4B]) && cardholderVerification == .consumerDevice
-            && card[0xDF4B].map({ $0.count >= 2 && $0[1] & 0x01 == 0 }) == true
+        // On device verification counts only when the card says it succeeded (DF4B byte 2 bit 5); otherwise the
+        // cardholder has to unlock the phone and tap again.
+        if cardholderVerification == .consumerDevice,
+            Self.needsPhoneInteraction(card[0xDF4B]) || card[0xDF4B].map({ $0.count >= 2 && $0[1] & 0x10 != 0 }) != true
         {
             return finish(
                 .tryAgain, .consumerDeviceCVMRequired,
