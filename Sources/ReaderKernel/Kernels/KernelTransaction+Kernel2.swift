@@ -178,9 +178,7 @@ extension KernelTransaction {
     mutating func receiveApplicationCryptogram(_ response: ResponseAPDU) -> KernelAction {
         guard response.statusWord == .success else {
             if response.statusWord == .commandNotAllowedNoCurrentEF {
-                return finish(
-                    .tryAgain, .consumerDeviceCVMRequired,
-                    userInterface: UserInterfaceRequest(message: .seePhone, status: .notReady))
+                return seePhone()
             }
             return finish(.endApplication, .cardStatus(command: "GENERATE AC", response.statusWord))
         }
@@ -204,9 +202,7 @@ extension KernelTransaction {
         }
         events.append(.cryptogramReceived(type: Self.cryptogramName(cid), atc: atc))
         if cid & 0xC0 == 0x00, Self.needsPhoneInteraction(card[0xDF4B]) {
-            return finish(
-                .tryAgain, .consumerDeviceCVMRequired,
-                userInterface: UserInterfaceRequest(message: .seePhone, status: .notReady))
+            return seePhone()
         }
         let oda: OfflineDataAuthentication
         if cdaRequested, cid & 0xC0 != 0x00 {

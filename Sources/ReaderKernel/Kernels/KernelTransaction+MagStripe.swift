@@ -65,9 +65,7 @@ extension KernelTransaction {
     mutating func receiveCryptographicChecksum(_ response: ResponseAPDU) -> KernelAction {
         guard response.statusWord == .success else {
             if response.statusWord == .commandNotAllowedNoCurrentEF {
-                return finish(
-                    .tryAgain, .consumerDeviceCVMRequired,
-                    userInterface: UserInterfaceRequest(message: .seePhone, status: .notReady))
+                return seePhone()
             }
             return finish(.endApplication, .cardStatus(command: "COMPUTE CRYPTOGRAPHIC CHECKSUM", response.statusWord))
         }
@@ -87,9 +85,7 @@ extension KernelTransaction {
         if cardholderVerification == .consumerDevice,
             Self.needsPhoneInteraction(card[0xDF4B]) || card[0xDF4B].map({ $0.count >= 2 && $0[1] & 0x10 != 0 }) != true
         {
-            return finish(
-                .tryAgain, .consumerDeviceCVMRequired,
-                userInterface: UserInterfaceRequest(message: .seePhone, status: .notReady))
+            return seePhone()
         }
         events.append(.offlineDataAuthentication(.notPerformed("mag-stripe mode has no offline data authentication")))
         guard let track = dynamicTrack2(cvc3: cvc3, atc: atc), let pan = applicationPAN ?? Optional(track.pan) else {

@@ -27,9 +27,7 @@ extension KernelTransaction {
         case .success:
             break
         case .commandNotAllowedNoCurrentEF:  // 6986: the wallet wants the cardholder to unlock the phone first
-            return finish(
-                .tryAgain, .consumerDeviceCVMRequired,
-                userInterface: UserInterfaceRequest(message: .seePhone, status: .notReady))
+            return seePhone()
         case .referencedDataInvalidated where kernel == .c3:  // 6984
             return finish(.tryAnotherInterface, .cardRequestedAnotherInterface)
         case .conditionsOfUseNotSatisfied:  // 6985: Select Next (Books C-2 and C-3)
@@ -56,7 +54,7 @@ extension KernelTransaction {
         else {
             return finish(.endApplication, .missingCardData(.applicationInterchangeProfile))
         }
-        guard let records = Self.records(afl: card[.applicationFileLocator] ?? []) else {
+        guard let records = ApplicationFileLocator(bytes: card[.applicationFileLocator] ?? [])?.records else {
             return finish(.endApplication, .invalidCardData("the AFL is malformed"))
         }
         pendingRecords = records
@@ -65,26 +63,6 @@ extension KernelTransaction {
             return chooseKernel2Mode(aip)
         }
         return readNextRecord()
-    }
-
-    /// The records an AFL names, in order; nil when an entry is malformed (EMV Book 3 10.2).
-    static func records(afl: [UInt8]) -> [RecordReference]? {
-        guard afl.count % 4 == 0 else { return nil }
-        var records: [RecordReference] = []
-        for entry in stride(from: 0, to: afl.count, by: 4) {
-            let sfi = afl[entry] >> 3
-            let first = afl[entry + 1]
-            let last = afl[entry + 2]
-            let authenticated = afl[entry + 3]
-            guard afl[entry] & 0x07 == 0, (1...30).contains(sfi), first >= 1, last >= first,
-                Int(authenticated) <= Int(last - first) + 1
-            else { return nil }
-            for number in first...last {
-                records.append(
-                    RecordReference(sfi: sfi, number: number, authenticated: Int(number - first) < Int(authenticated)))
-            }
-        }
-        return records
     }
 
     /// Reads the next record, or goes on with the kernel when all are read.

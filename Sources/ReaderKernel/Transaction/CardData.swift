@@ -1,15 +1,5 @@
 import EMV
 
-/// Where a READ RECORD response came from.
-struct RecordReference: Hashable, Sendable {
-    /// Short file identifier, 1...30.
-    var sfi: UInt8
-    /// Record number, 1...255.
-    var number: UInt8
-    /// Whether the AFL marks it for offline data authentication.
-    var authenticated: Bool
-}
-
 /// The data objects one card application returned (FCI, GET PROCESSING OPTIONS, records, GENERATE AC), kept for the
 /// kernel's decisions: values by tag, raw records for the static data ODA signs, and the ODA objects.
 struct CardData: Sendable {

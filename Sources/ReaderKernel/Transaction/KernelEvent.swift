@@ -32,6 +32,14 @@ public enum KernelEvent: Sendable, Hashable, CustomStringConvertible {
     /// The transaction ended.
     case outcome(Outcome)
 
+    private static func name(_ request: CommandAPDU.CryptogramRequest) -> String {
+        switch request {
+        case .aac: "AAC"
+        case .tc: "TC"
+        case .arqc: "ARQC"
+        }
+    }
+
     /// One line for a transcript.
     public var description: String {
         switch self {
@@ -52,7 +60,7 @@ public enum KernelEvent: Sendable, Hashable, CustomStringConvertible {
             "Cardholder verification: \(cvm)" + (results.map { " (CVM results \($0.bytes.hexString): \($0))" } ?? "")
         case .terminalVerificationResults(let tvr): "TVR \(tvr)"
         case .cryptogramRequested(let type, let cda):
-            "GENERATE AC requesting \(type)" + (cda ? " with CDA" : "")
+            "GENERATE AC requesting \(Self.name(type))" + (cda ? " with CDA" : "")
         case .cryptogramReceived(let type, let atc): "Card returned \(type), ATC \(atc.hexString)"
         case .outcome(let outcome): "Outcome \(outcome)"
         }

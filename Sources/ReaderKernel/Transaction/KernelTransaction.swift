@@ -53,7 +53,7 @@ public struct KernelTransaction: Sendable {
 
     // Per candidate: reset when a candidate is selected.
     var card = CardData()
-    var pendingRecords: [RecordReference] = []
+    var pendingRecords: [ApplicationFileLocator.Record] = []
     var terminalTransactionQualifiers: TerminalTransactionQualifiers = []
     var terminalVerificationResults: TerminalVerificationResults = []
     var terminalCapabilities: [UInt8]
@@ -162,6 +162,13 @@ public struct KernelTransaction: Sendable {
         step = .complete
         events.append(.outcome(outcome))
         return .complete(outcome)
+    }
+
+    /// Try Again with "See phone for instructions": the cardholder must verify on the phone, then tap again.
+    mutating func seePhone() -> KernelAction {
+        finish(
+            .tryAgain, .consumerDeviceCVMRequired,
+            userInterface: UserInterfaceRequest(message: .seePhone, status: .notReady))
     }
 
     private func repeatCompletion() -> KernelAction {
