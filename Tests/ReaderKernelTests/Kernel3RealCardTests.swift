@@ -131,7 +131,8 @@ import Testing
         #expect(gpo.data[3] & 0x40 == 0)
     }
 
-    @Test(arguments: ["6A84", "6A81"])
+    // 6700 is what a card answers when the PDOL data has the wrong length (a PDOL mismatch).
+    @Test(arguments: ["6A84", "6A81", "6700"])
     func gpoErrorsEndTheApplication(status: String) async throws {
         var rules = try RealCards.lloydsVisa()
         rules.insert(.ins(0xA8, status), at: 0)

@@ -1,24 +1,13 @@
+import CardEmulator
 import EMV
 import Foundation
 import ReaderKernel
 import Testing
 
 /// Nothing a card sends may crash the kernel or keep it busy: real card responses, mutated at random (bytes
-/// flipped, cut, extended, status words changed), drive the state machine to an outcome every time.
+/// flipped, cut, extended, status words changed), drive the state machine to an outcome every time (seeded, so every run sees the same inputs).
 @Suite struct RobustnessTests {
-    /// SplitMix64, so every run sees the same inputs.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func mutate(_ response: ResponseAPDU, using generator: inout SeededGenerator) -> ResponseAPDU {
+    static func mutate(_ response: ResponseAPDU, using generator: inout SeededRandomNumberGenerator) -> ResponseAPDU {
         var bytes = response.bytes
         // Most responses pass untouched, so the transactions get deep before something goes wrong.
         switch Int.random(in: 0..<16, using: &generator) {
@@ -44,7 +33,7 @@ import Testing
     func mutatedRealCardsAlwaysReachAnOutcome(seed: UInt64) throws {
         let rules = try RealCards.lloydsVisa() + RealCards.aabMastercard(generateAC: "770E9F2701809F360200429F4B0201029000")
         let configuration = ReaderConfiguration.default(caPublicKeys: try RealCards.caKeys())
-        var generator = SeededGenerator(state: seed)
+        var generator = SeededRandomNumberGenerator(seed: seed)
         var statuses: Set<Outcome.Status> = []
         for round in 0..<300 {
             var transaction = KernelTransaction(
