@@ -42,24 +42,21 @@ enum EmulatedCards {
         TransactionRequest(amount: Amount(minorUnits: minorUnits, currency: .eur))
     }
 
-    /// Issuer side: rebuilds the cryptogram data from field 55 alone and verifies the ARQC under the issuer master key.
+    /// Issuer side: from field 55 alone, reads the cryptogram version (IAD and DF name) and the cryptogram input,
+    /// then verifies the ARQC under the profile's issuer master key, as an issuer host does.
     static func issuerVerifiesARQC(_ data: AuthorizationData, profile: CardProfile) throws -> Bool {
-        let version = try profile.resolvedCryptogramVersion()
+        let field55 = try data.iccDataObjects()
+        let iad = try #require(data.iccValue(.issuerApplicationData))
+        let aid = try #require(data.iccValue(.dedicatedFileName))
+        let version = try CryptogramVersion(issuerApplicationData: iad, applicationIdentifier: aid)
+        #expect(version == (try profile.resolvedCryptogramVersion()))
         let issuer = try CardCryptograms(
             version: version, issuerMasterKeyAC: profile.issuerMasterKeys.ac.bytes,
             issuerMasterKeySMI: profile.issuerMasterKeys.smi.bytes,
             issuerMasterKeySMC: profile.issuerMasterKeys.smc.bytes, pan: data.pan.digits,
             psn: data.panSequenceNumber.map { [$0].hexString })
-        func value(_ tag: EMV.Tag) throws -> [UInt8] { try #require(data.iccValue(tag), "field 55 lacks \(tag)") }
-        let cryptogramData = try CryptogramData(
-            version: version, amountAuthorized: value(.amountAuthorised), amountOther: value(.amountOther),
-            terminalCountryCode: value(.terminalCountryCode), terminalVerificationResults: value(.terminalVerificationResults),
-            transactionCurrencyCode: value(.transactionCurrencyCode), transactionDate: value(.transactionDate),
-            transactionType: value(.transactionType), unpredictableNumber: value(.unpredictableNumber),
-            applicationInterchangeProfile: value(.applicationInterchangeProfile),
-            applicationTransactionCounter: value(.applicationTransactionCounter),
-            issuerApplicationData: value(.issuerApplicationData))
-        return try issuer.verifyAC(value(.applicationCryptogram), data: cryptogramData)
+        let cryptogram = try #require(data.iccValue(.applicationCryptogram))
+        return try issuer.verifyAC(cryptogram, data: CryptogramData(version: version, authorizationData: field55))
     }
 
     /// Flips one byte inside the first data object with `tag` in any response that carries it.
