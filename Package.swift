@@ -81,6 +81,17 @@ let package = Package(
             swiftSettings: strictness
         ),
         .testTarget(
+            name: "SmartCardTests",
+            dependencies: ["SmartCard"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "TransactionTests",
+            dependencies: ["SmartCard", "EMV"],
+            resources: [.copy("Traces")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
             name: "CryptoBatchTests",
             dependencies: ["CryptoBatch"],
             resources: [.copy("Vectors")],
