@@ -16,6 +16,9 @@ extension KernelTransaction {
 
     /// Book C-3 5.4-5.8: ODA, CVM and the outcome once the records are read.
     mutating func completeKernel3() -> KernelAction {
+        if card[.cryptogramInformationData] == nil, let cid = Self.cryptogramInformation(visaIAD: card[.issuerApplicationData]) {
+            card[.cryptogramInformationData] = [cid]
+        }
         for tag in [Tag.cryptogramInformationData, .applicationCryptogram, .applicationTransactionCounter,
             .issuerApplicationData]
         where card[tag] == nil {
@@ -119,6 +122,18 @@ extension KernelTransaction {
         if ttq.contains(.signatureSupported) { return .signature }
         if ttq.contains(.onlinePINSupported), online { return .onlinePIN }
         return nil
+    }
+
+    /// Book C-3: a card that omits the CID (9F27) gives the cryptogram type in its CVR, byte 2 bits 6-5 (IAD formats
+    /// 0, 1 and 3: length, DKI, CVN, then the CVR, whose byte 1 is its length 03).
+    static func cryptogramInformation(visaIAD iad: [UInt8]?) -> UInt8? {
+        guard let iad, iad.count >= 7, iad[3] == 0x03 else { return nil }
+        switch iad[4] & 0x30 {
+        case 0x20: return 0x80
+        case 0x10: return 0x40
+        case 0x00: return 0x00
+        default: return nil
+        }
     }
 
     /// `ARQC`, `TC`, `AAC` from the CID's bits 8-7.
