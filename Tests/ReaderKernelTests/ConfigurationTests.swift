@@ -48,7 +48,8 @@ import Testing
         dump(data, to: &dumped)
         var dumpedOutcome = ""
         dump(result.outcome, to: &dumpedOutcome)
-        let transcript = result.events.map(\.description).joined(separator: "\n") + result.exchanges.map(\.description).joined()
+        let transcript =
+            result.events.map(\.description).joined(separator: "\n") + result.exchanges.map(\.description).joined()
         for text in ["\(data)", String(reflecting: data), dumped, dumpedOutcome, "\(result.outcome)", transcript] {
             #expect(!text.contains("4921828094896752"))
             #expect(!text.contains("094896"))

@@ -63,7 +63,10 @@ enum EmulatedCards {
     static func flipping(_ tag: [UInt8], offset: Int = 12) -> @Sendable (CommandAPDU, ResponseAPDU) -> ResponseAPDU {
         { _, response in
             var data = response.data
-            guard let start = (0..<max(0, data.count - tag.count)).first(where: { Array(data[$0..<($0 + tag.count)]) == tag }),
+            guard
+                let start = (0..<max(0, data.count - tag.count)).first(where: {
+                    Array(data[$0..<($0 + tag.count)]) == tag
+                }),
                 start + offset < data.count
             else { return response }
             data[start + offset] ^= 0x01

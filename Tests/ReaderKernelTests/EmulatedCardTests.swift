@@ -153,11 +153,15 @@ import Testing
         let profile = try card.profile
         let channel = AppletChannel(try EmulatedCards.card(profile), tamper: EmulatedCards.flipping(tag))
         let result = await kernel.perform(EmulatedCards.euros(100), over: channel)
-        #expect(result.events.contains { if case .offlineDataAuthentication(.failed(card.oda, _)) = $0 { true } else { false } })
+        #expect(
+            result.events.contains {
+                if case .offlineDataAuthentication(.failed(card.oda, _)) = $0 { true } else { false }
+            })
         #expect(result.outcome.status == card.statusAfterFailedODA)
         if card.kernel == .c3 {
             // Online anyway, by the card's CTQ: the issuer sees a valid ARQC and decides.
-            #expect(try EmulatedCards.issuerVerifiesARQC(try #require(result.outcome.authorizationData), profile: profile))
+            #expect(
+                try EmulatedCards.issuerVerifiesARQC(try #require(result.outcome.authorizationData), profile: profile))
         } else {
             #expect(result.outcome.reason == .offlineDataAuthenticationFailed)
             #expect(result.outcome.authorizationData == nil)
@@ -177,7 +181,9 @@ import Testing
         let channel = AppletChannel(
             try EmulatedCards.card(try CardProfile.mastercardTest), tamper: EmulatedCards.flipping([0x9F, 0x4B, 0x81]))
         let result = await kernel.perform(EmulatedCards.euros(100), over: channel)
-        #expect(result.events.contains { if case .offlineDataAuthentication(.failed(.cda, _)) = $0 { true } else { false } })
+        #expect(
+            result.events.contains { if case .offlineDataAuthentication(.failed(.cda, _)) = $0 { true } else { false } }
+        )
         #expect(result.outcome.reason == .offlineDataAuthenticationFailed)
     }
 

@@ -11,7 +11,9 @@ import Testing
         let templates = entries.map { entry -> [UInt8] in
             var value = [0x4F, UInt8(entry.aid.count / 2)] + ([UInt8](hex: entry.aid) ?? [])
             if let priority = entry.priority { value += [0x87, 0x01, priority] }
-            if let kernel = entry.kernel, let bytes = [UInt8](hex: kernel) { value += [0x9F, 0x2A, UInt8(bytes.count)] + bytes }
+            if let kernel = entry.kernel, let bytes = [UInt8](hex: kernel) {
+                value += [0x9F, 0x2A, UInt8(bytes.count)] + bytes
+            }
             return [0x61, UInt8(value.count)] + value
         }.flatMap { $0 }
         let bf0c = [0xBF, 0x0C, UInt8(templates.count)] + templates
@@ -99,7 +101,10 @@ import Testing
         rules.append(.select("A0000000041010", "6A82"))
         let result = try await RealCards.kernel().perform(RealCards.euros(1000), over: ScriptedChannel(rules))
         #expect(result.outcome.status == .onlineRequest)
-        #expect(result.events.contains(.selectNext(adfName: [0xA0, 0, 0, 0, 0x04, 0x10, 0x10], reason: .cardStatus(command: "SELECT", .fileNotFound))))
+        #expect(
+            result.events.contains(
+                .selectNext(
+                    adfName: [0xA0, 0, 0, 0, 0x04, 0x10, 0x10], reason: .cardStatus(command: "SELECT", .fileNotFound))))
     }
 
     @Test func gpoConditionsNotSatisfiedSelectsNext() async throws {
@@ -112,7 +117,8 @@ import Testing
 
     @Test func invalidTransactionDataNeverReachesTheCard() async throws {
         let kernel = ReaderKernel(
-            configuration: Self.kernel.configuration, clock: { RealCards.recordedDate }, unpredictableNumbers: { [1, 2] })
+            configuration: Self.kernel.configuration, clock: { RealCards.recordedDate },
+            unpredictableNumbers: { [1, 2] })
         let channel = ScriptedChannel([])
         let result = await kernel.perform(RealCards.euros(100), over: channel)
         #expect(result.outcome.status == .endApplication)

@@ -48,7 +48,9 @@ import Testing
         let generateAC = try #require(commands.last)
         #expect(Array(generateAC.data[Self.cvmResultsRange]) == [0x42, 0x03, 0x00])
         #expect(generateAC.data[Self.tvrRange.lowerBound + 2] & 0x04 != 0, "TVR: online CVM captured")
-        #expect(result.events.contains(.cardholderVerification(.onlinePIN, results: try CVMResults(bytes: [0x42, 0x03, 0x00]))))
+        #expect(
+            result.events.contains(
+                .cardholderVerification(.onlinePIN, results: try CVMResults(bytes: [0x42, 0x03, 0x00]))))
     }
 
     @Test func withoutTheCAKeyThereIsNoCDA() async throws {
@@ -57,7 +59,8 @@ import Testing
         #expect(result.outcome.status == .onlineRequest)
         let data = try #require(result.outcome.authorizationData)
         #expect(data.iccValue(.applicationCryptogram) == [UInt8](hex: "1122334455667788"))
-        #expect(data.iccValue(.terminalVerificationResults) == [0x04, 0x00, 0x00, 0x80, 0x00], "CDA failed, floor limit")
+        #expect(
+            data.iccValue(.terminalVerificationResults) == [0x04, 0x00, 0x00, 0x80, 0x00], "CDA failed, floor limit")
         #expect(data.iccValue(.cvmResults) == [0x1F, 0x03, 0x02])
         #expect(data.iccValue(.terminalCapabilities) == [0x00, 0x08, 0xC8], "CVM capability under the limit")
         #expect(data.iccValue(.applicationInterchangeProfile) == [0x19, 0x80])

@@ -57,7 +57,10 @@ import Testing
         let result = try await RealCards.kernel().perform(RealCards.euros(1000), over: ScriptedChannel(rules))
         #expect(result.outcome.status == .declined)
         #expect(result.outcome.reason == .offlineDataAuthenticationFailed)
-        #expect(result.events.contains { if case .offlineDataAuthentication(.failed(.fDDA, _)) = $0 { true } else { false } })
+        #expect(
+            result.events.contains {
+                if case .offlineDataAuthentication(.failed(.fDDA, _)) = $0 { true } else { false }
+            })
     }
 
     @Test func tamperedIssuerCertificateFailsFDDA() async throws {
@@ -99,7 +102,8 @@ import Testing
         (.malformedResponse, .malformedResponse), (.timedOut, .timedOut),
     ])
     func transportErrorsGiveTryAgain(code: SmartCardError.Code, reason: OutcomeReason) async throws {
-        let channel = ScriptedChannel(try RealCards.lloydsVisa(), failing: (2, SmartCardError(code: code, message: "x")))
+        let channel = ScriptedChannel(
+            try RealCards.lloydsVisa(), failing: (2, SmartCardError(code: code, message: "x")))
         let result = try await RealCards.kernel().perform(RealCards.euros(1000), over: channel)
         #expect(result.outcome.status == .tryAgain)
         #expect(result.outcome.reason == reason)
@@ -119,7 +123,12 @@ import Testing
         let result = try await RealCards.kernel().perform(RealCards.euros(5000), over: channel)
         let gpo = try #require(await channel.received.first { $0.ins == 0xA8 })
         #expect(gpo.data[3] & 0x40 != 0, "TTQ byte 2 bit 7: CVM required")
-        #expect(result.events.contains(.terminalTransactionQualifiers([.cvmRequired, .onlineCryptogramRequired, .emvModeSupported, .onlinePINSupported, .signatureSupported, .odaForOnlineAuthorizationsSupported, .consumerDeviceCVMSupported])))
+        #expect(
+            result.events.contains(
+                .terminalTransactionQualifiers([
+                    .cvmRequired, .onlineCryptogramRequired, .emvModeSupported, .onlinePINSupported,
+                    .signatureSupported, .odaForOnlineAuthorizationsSupported, .consumerDeviceCVMSupported,
+                ])))
         // The recorded card signed 10.00 EUR, so fDDA fails for 50.00 and the kernel declines before any CVM.
         #expect(result.outcome.status == .declined)
     }

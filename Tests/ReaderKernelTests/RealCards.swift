@@ -81,7 +81,8 @@ enum RealCards {
 
     /// A kernel with the real CA keys, pinned to the recorded date and unpredictable number.
     static func kernel(
-        unpredictableNumber: [UInt8] = [0x38, 0x39, 0x30, 0x31], configure: (inout ReaderConfiguration) -> Void = { _ in }
+        unpredictableNumber: [UInt8] = [0x38, 0x39, 0x30, 0x31],
+        configure: (inout ReaderConfiguration) -> Void = { _ in }
     ) throws -> ReaderKernel {
         var configuration = ReaderConfiguration.default(caPublicKeys: try caKeys())
         configure(&configuration)

@@ -15,23 +15,33 @@ import Testing
             return response
         case 1:
             for _ in 0..<Int.random(in: 1...4, using: &generator) where bytes.count > 2 {
-                bytes[Int.random(in: 0..<(bytes.count - 2), using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                bytes[Int.random(in: 0..<(bytes.count - 2), using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
             }
         case 2:
             bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator))) + [0x90, 0x00]
         case 3:
-            bytes.insert(contentsOf: (0..<Int.random(in: 1...8, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }, at: 0)
+            bytes.insert(
+                contentsOf: (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }, at: 0)
         case 4:
-            bytes = Array(bytes.dropLast(2)) + [UInt8.random(in: 0x61...0x6F, using: &generator), UInt8.random(in: 0...255, using: &generator)]
+            bytes =
+                Array(bytes.dropLast(2)) + [
+                    UInt8.random(in: 0x61...0x6F, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                ]
         default:
-            bytes = (0..<Int.random(in: 2...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            bytes = (0..<Int.random(in: 2...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
         }
         return (try? ResponseAPDU(bytes: bytes)) ?? ResponseAPDU(statusWord: .success)
     }
 
     @Test(arguments: 0..<4)
     func mutatedRealCardsAlwaysReachAnOutcome(seed: UInt64) throws {
-        let rules = try RealCards.lloydsVisa() + RealCards.aabMastercard(generateAC: "770E9F2701809F360200429F4B0201029000")
+        let rules =
+            try RealCards.lloydsVisa() + RealCards.aabMastercard(generateAC: "770E9F2701809F360200429F4B0201029000")
         let configuration = ReaderConfiguration.default(caPublicKeys: try RealCards.caKeys())
         var generator = SeededRandomNumberGenerator(seed: seed)
         var statuses: Set<Outcome.Status> = []

@@ -37,7 +37,8 @@ import Testing
 
     @Test func visaPrepaidOnlineGoesOnlineWithoutACryptogramInformationData() async throws {
         // No 9F27 in the GPO response: the CVR in the IAD (06 0C 11 03 A0 00 00) says ARQC.
-        let result = try await Self.kernel().perform(Self.zeroAUD, over: try Self.replay("visa-prepaid-qvsdc-online.trace"))
+        let result = try await Self.kernel().perform(
+            Self.zeroAUD, over: try Self.replay("visa-prepaid-qvsdc-online.trace"))
         #expect(result.outcome.status == .onlineRequest)
         #expect(result.outcome.kernel == .c3)
         #expect(result.exchanges.map(\.command.ins) == [0xA4, 0xA4, 0xA8])
@@ -45,14 +46,20 @@ import Testing
         #expect(data.iccValue(.applicationCryptogram) == [UInt8](hex: "8F0E8008B46B9E5F"))
         #expect(data.iccValue(.applicationTransactionCounter) == [0x01, 0x1B])
         #expect(data.iccValue(.cryptogramInformationData) == [0x80])
-        #expect(result.events.contains(.offlineDataAuthentication(.notPerformed("online authorisation without an fDDA signature"))))
+        #expect(
+            result.events.contains(
+                .offlineDataAuthentication(.notPerformed("online authorisation without an fDDA signature"))))
     }
 
     @Test func visaPrepaidWithMaskedFDDADeclines() async throws {
-        let result = try await Self.kernel().perform(Self.zeroAUD, over: try Self.replay("visa-prepaid-qvsdc-fdda.trace"))
+        let result = try await Self.kernel().perform(
+            Self.zeroAUD, over: try Self.replay("visa-prepaid-qvsdc-fdda.trace"))
         // PPSE, SELECT, GPO and the five records of the AFL; the recorder's GET DATA commands are never sent.
         #expect(result.exchanges.map(\.command.ins) == [0xA4, 0xA4, 0xA8, 0xB2, 0xB2, 0xB2, 0xB2, 0xB2])
-        #expect(result.events.contains { if case .offlineDataAuthentication(.failed(.fDDA, _)) = $0 { true } else { false } })
+        #expect(
+            result.events.contains {
+                if case .offlineDataAuthentication(.failed(.fDDA, _)) = $0 { true } else { false }
+            })
         #expect(result.outcome.status == .declined)
         #expect(result.outcome.reason == .offlineDataAuthenticationFailed)
     }
@@ -61,7 +68,10 @@ import Testing
     func mastercardTracesEndAtTheMissingGenerateAC(name: String) async throws {
         // 10.00 EUR is over the floor limit (0), so terminal action analysis asks for an ARQC.
         let result = try await Self.kernel().perform(RealCards.euros(1000), over: try Self.replay(name))
-        guard case .candidatesBuilt(let candidates)? = result.events.first(where: { if case .candidatesBuilt = $0 { true } else { false } })
+        guard
+            case .candidatesBuilt(let candidates)? = result.events.first(where: {
+                if case .candidatesBuilt = $0 { true } else { false }
+            })
         else {
             Issue.record("no candidate list")
             return

@@ -126,6 +126,7 @@ public struct ReaderConfiguration: Sendable, Codable {
         try container.encode(limits, forKey: .limits)
         try container.encode(kernel3, forKey: .kernel3)
         try container.encode(kernel2, forKey: .kernel2)
-        try container.encode(JSONDecoder().decode(JSONSubtree.self, from: caPublicKeys.jsonData()), forKey: .caPublicKeys)
+        try container.encode(
+            JSONDecoder().decode(JSONSubtree.self, from: caPublicKeys.jsonData()), forKey: .caPublicKeys)
     }
 }

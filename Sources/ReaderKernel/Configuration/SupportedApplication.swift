@@ -12,7 +12,9 @@ public struct SupportedApplication: Sendable, Hashable, Codable {
     public var allowsPartialMatch: Bool
 
     /// Creates an entry.
-    public init(aid: [UInt8], kernelID: UInt8, applicationVersion: [UInt8] = [0x00, 0x02], allowsPartialMatch: Bool = true) {
+    public init(
+        aid: [UInt8], kernelID: UInt8, applicationVersion: [UInt8] = [0x00, 0x02], allowsPartialMatch: Bool = true
+    ) {
         self.aid = aid
         self.kernelID = kernelID
         self.applicationVersion = applicationVersion
@@ -20,9 +22,11 @@ public struct SupportedApplication: Sendable, Hashable, Codable {
     }
 
     /// Visa credit/debit (A0000000031010) on Kernel 3.
-    public static let visa = SupportedApplication(aid: [0xA0, 0x00, 0x00, 0x00, 0x03, 0x10, 0x10], kernelID: 3, applicationVersion: [0x00, 0x8C])
+    public static let visa = SupportedApplication(
+        aid: [0xA0, 0x00, 0x00, 0x00, 0x03, 0x10, 0x10], kernelID: 3, applicationVersion: [0x00, 0x8C])
     /// Mastercard credit/debit (A0000000041010) on Kernel 2.
-    public static let mastercard = SupportedApplication(aid: [0xA0, 0x00, 0x00, 0x00, 0x04, 0x10, 0x10], kernelID: 2, applicationVersion: [0x00, 0x02])
+    public static let mastercard = SupportedApplication(
+        aid: [0xA0, 0x00, 0x00, 0x00, 0x04, 0x10, 0x10], kernelID: 2, applicationVersion: [0x00, 0x02])
 
     /// The kernel as the EMV core names it.
     public var kernel: Kernel { ReaderConfiguration.kernel(id: kernelID) }

@@ -45,7 +45,8 @@ public struct ReaderKernel: Sendable {
     public func transaction(for request: TransactionRequest) -> KernelTransaction {
         KernelTransaction(
             configuration: configuration, request: request,
-            environment: TransactionEnvironment(date: clock(), timeZone: timeZone, unpredictableNumber: unpredictableNumbers()))
+            environment: TransactionEnvironment(
+                date: clock(), timeZone: timeZone, unpredictableNumber: unpredictableNumbers()))
     }
 
     /// Runs one transaction over `channel`.

@@ -8,7 +8,8 @@ extension KernelTransaction {
         let settings = configuration.kernel2
         let cvmRequired = indicators[Kernel.c2.id]?.cvmRequiredLimitExceeded == true
         if terminalCapabilities.count == 3 {
-            terminalCapabilities[1] = cvmRequired ? settings.cvmCapabilityCVMRequired : settings.cvmCapabilityNoCVMRequired
+            terminalCapabilities[1] =
+                cvmRequired ? settings.cvmCapabilityCVMRequired : settings.cvmCapabilityNoCVMRequired
         }
         return sendProcessingOptions(kernel: .c2)
     }
@@ -80,7 +81,9 @@ extension KernelTransaction {
 
     /// EMV Book 3 10.4: application versions, expiry and effective dates.
     private mutating func checkProcessingRestrictions() {
-        if let version = card[.applicationVersionNumberCard], version != candidates.first?.application.applicationVersion {
+        if let version = card[.applicationVersionNumberCard],
+            version != candidates.first?.application.applicationVersion
+        {
             terminalVerificationResults.insert(.differentApplicationVersions)
         }
         guard let today = transactionDate else { return }
@@ -127,7 +130,9 @@ extension KernelTransaction {
                 }
             guard conditionSatisfied(rule.condition, list: list, supported: supported != nil) else { continue }
             if case let (cvm, result)? = supported {
-                if method == .failCVMProcessing { terminalVerificationResults.insert(.cardholderVerificationNotSuccessful) }
+                if method == .failCVMProcessing {
+                    terminalVerificationResults.insert(.cardholderVerificationNotSuccessful)
+                }
                 if cvm == .onlinePIN { terminalVerificationResults.insert(.onlineCVMCaptured) }
                 return (cvm, CVMResults(rule: rule, result: result))
             }

@@ -8,7 +8,9 @@ extension KernelTransaction {
         var ttq = configuration.kernel3.terminalTransactionQualifiers
         let limits = indicators[Kernel.c3.id]
         if limits?.cvmRequiredLimitExceeded == true { ttq.insert(.cvmRequired) }
-        if limits?.floorLimitExceeded == true, !ttq.contains(.offlineOnlyReader) { ttq.insert(.onlineCryptogramRequired) }
+        if limits?.floorLimitExceeded == true, !ttq.contains(.offlineOnlyReader) {
+            ttq.insert(.onlineCryptogramRequired)
+        }
         terminalTransactionQualifiers = ttq
         events.append(.terminalTransactionQualifiers(ttq))
         return sendProcessingOptions(kernel: .c3)
@@ -16,11 +18,15 @@ extension KernelTransaction {
 
     /// Book C-3 5.4-5.8: ODA, CVM and the outcome once the records are read.
     mutating func completeKernel3() -> KernelAction {
-        if card[.cryptogramInformationData] == nil, let cid = Self.cryptogramInformation(visaIAD: card[.issuerApplicationData]) {
+        if card[.cryptogramInformationData] == nil,
+            let cid = Self.cryptogramInformation(visaIAD: card[.issuerApplicationData])
+        {
             card[.cryptogramInformationData] = [cid]
         }
-        for tag in [Tag.cryptogramInformationData, .applicationCryptogram, .applicationTransactionCounter,
-            .issuerApplicationData]
+        for tag in [
+            Tag.cryptogramInformationData, .applicationCryptogram, .applicationTransactionCounter,
+            .issuerApplicationData,
+        ]
         where card[tag] == nil {
             return finish(.endApplication, .missingCardData(tag))
         }
@@ -54,7 +60,8 @@ extension KernelTransaction {
                 (status, reason) = (.declined, .offlineDataAuthenticationFailed)
             }
         }
-        if status == .approved, let expiry = card[.applicationExpirationDate].flatMap({ try? ExpiryDate(tlvValue: $0[...]) }),
+        if status == .approved,
+            let expiry = card[.applicationExpirationDate].flatMap({ try? ExpiryDate(tlvValue: $0[...]) }),
             let date = transactionDate, expiry.isExpired(on: date)
         {
             status = ctq?.contains(.goOnlineIfApplicationExpired) == true ? .onlineRequest : .declined
@@ -64,7 +71,8 @@ extension KernelTransaction {
             guard let cvm = kernel3CardholderVerification(ctq: ctq, online: status == .onlineRequest) else {
                 events.append(.cardholderVerification(.notApplicable, results: nil))
                 return finish(
-                    .declined, .cardholderVerificationFailed, authorizationData: emvAuthorizationData(extraTags: [0x9F66]))
+                    .declined, .cardholderVerificationFailed,
+                    authorizationData: emvAuthorizationData(extraTags: [0x9F66]))
             }
             cardholderVerification = cvm
             events.append(.cardholderVerification(cvm, results: nil))

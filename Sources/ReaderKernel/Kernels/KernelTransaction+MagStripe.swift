@@ -36,8 +36,9 @@ extension KernelTransaction {
         events.append(.cardholderVerification(cardholderVerification, results: nil))
         // Default UDOL: the numeric unpredictable number alone (Book C-2, annex A).
         let udol = (try? DataObjectList(card[.udol] ?? [0x9F, 0x6A, 0x04], rules: .lenient))
-        guard let udol, let command = try? CommandAPDU.computeCryptographicChecksum(
-            udolData: udol.relatedData(kernel: .c2) { dataObjectValue($0) })
+        guard let udol,
+            let command = try? CommandAPDU.computeCryptographicChecksum(
+                udolData: udol.relatedData(kernel: .c2) { dataObjectValue($0) })
         else {
             return finish(.endApplication, .invalidCardData("the UDOL cannot be parsed"))
         }
@@ -53,7 +54,8 @@ extension KernelTransaction {
         if aip.contains(.onDeviceCardholderVerificationSupported), settings.supportsOnDeviceCardholderVerification {
             return cvmRequired ? .consumerDevice : .noCVM
         }
-        let capability = cvmRequired ? settings.magStripeCVMCapabilityCVMRequired : settings.magStripeCVMCapabilityNoCVMRequired
+        let capability =
+            cvmRequired ? settings.magStripeCVMCapabilityCVMRequired : settings.magStripeCVMCapabilityNoCVMRequired
         switch capability >> 4 {
         case 1: return .onlinePIN
         case 2: return .signature

@@ -13,7 +13,9 @@ public struct TransactionRequest: Sendable, Hashable {
     public var preferredAIDs: [[UInt8]]
 
     /// Creates a request.
-    public init(amount: Amount, otherAmount: Amount? = nil, type: TransactionType = .purchase, preferredAIDs: [[UInt8]] = []) {
+    public init(
+        amount: Amount, otherAmount: Amount? = nil, type: TransactionType = .purchase, preferredAIDs: [[UInt8]] = []
+    ) {
         self.amount = amount
         self.otherAmount = otherAmount
         self.type = type
