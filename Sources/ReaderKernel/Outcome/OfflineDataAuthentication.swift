@@ -6,6 +6,9 @@ public enum OfflineDataAuthentication: Sendable, Hashable, CustomStringConvertib
         case fDDA
         /// Combined DDA/AC generation: the card signs the GENERATE AC response (Kernel 2).
         case cda
+
+        /// `fDDA` or `CDA`.
+        public var name: String { self == .fDDA ? "fDDA" : "CDA" }
     }
 
     /// Not done, with why (the card offers no ODA, the transaction goes online without it, mag-stripe mode).
@@ -31,8 +34,8 @@ public enum OfflineDataAuthentication: Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .notPerformed(let why): "not performed (\(why))"
-        case .succeeded(let method): "\(method.rawValue) succeeded"
-        case .failed(let method, let reason): "\(method.rawValue) failed (\(reason))"
+        case .succeeded(let method): "\(method.name) succeeded"
+        case .failed(let method, let reason): "\(method.name) failed (\(reason))"
         }
     }
 }
