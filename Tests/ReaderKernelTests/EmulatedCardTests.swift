@@ -63,6 +63,27 @@ import Testing
     }
 
     @Test(arguments: Card.both)
+    func underTheFloorLimitTheCardApprovesOffline(card: Card) async throws {
+        // A reader with a 50.00 floor limit and a card that may approve up to 100.00 offline: a TC, authenticated.
+        var profile = try card.profile
+        profile.offlineLimit = 10_000
+        let kernel = try EmulatedCards.kernel { configuration in
+            configuration.limits = configuration.limits.map { limits in
+                var limits = limits
+                limits.floorLimit = 5_000
+                return limits
+            }
+        }
+        let result = await kernel.perform(EmulatedCards.euros(1_000), over: try loopback(profile))
+        #expect(result.outcome.status == .approved)
+        #expect(result.outcome.reason == .approvedOffline)
+        #expect(result.events.contains(.offlineDataAuthentication(.succeeded(card.oda))))
+        let data = try #require(result.outcome.authorizationData)
+        #expect(data.iccValue(.cryptogramInformationData).map { $0.first.map { $0 & 0xC0 } } == 0x40)
+        #expect(try EmulatedCards.issuerVerifiesARQC(data, profile: profile), "the TC verifies like an ARQC")
+    }
+
+    @Test(arguments: Card.both)
     func aChangedCryptogramDoesNotVerify(card: Card) async throws {
         // The issuer check can fail: the same field 55 with one AC bit flipped is rejected.
         let profile = try card.profile
