@@ -156,7 +156,7 @@ public struct KernelTransaction: Sendable {
     ) -> KernelAction {
         let outcome = Outcome(
             status: status, reason: reason, userInterface: userInterface ?? Self.defaultUserInterface(for: status),
-            cardholderVerification: cardholderVerification, kernel: step == .selectingPPSE ? nil : selectedKernel,
+            cardholderVerification: cardholderVerification, kernel: selectedKernel,
             authorizationData: authorizationData)
         self.outcome = outcome
         step = .complete
