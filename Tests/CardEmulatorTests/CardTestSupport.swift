@@ -70,22 +70,27 @@ enum Fixtures {
         return try issuer.verifyAC(ac, data: data)
     }
 
-    /// The ten common cryptogram elements from the Visa PDOL data.
-    static func cryptogramData(visaPDOLData d: [UInt8], aip: [UInt8], atc: [UInt8]) -> CryptogramData {
-        CryptogramData(
-            amountAuthorized: Array(d[4..<10]), amountOther: Array(d[10..<16]), terminalCountryCode: Array(d[16..<18]),
-            terminalVerificationResults: Array(d[18..<23]), transactionCurrencyCode: Array(d[23..<25]),
-            transactionDate: Array(d[25..<28]), transactionType: [d[28]], unpredictableNumber: Array(d[29..<33]),
-            applicationInterchangeProfile: aip, applicationTransactionCounter: atc)
-    }
-
-    /// The ten common cryptogram elements from the Mastercard CDOL1 data (its first 29 bytes are the standard list).
-    static func cryptogramData(cdol1Data d: [UInt8], aip: [UInt8], atc: [UInt8]) -> CryptogramData {
-        CryptogramData(
+    /// The ten common cryptogram elements from data in the standard order 9F02 9F03 9F1A 95 5F2A 9A 9C 9F37: the
+    /// Mastercard CDOL1 data, or the Visa PDOL data after its TTQ.
+    static func cryptogramData(standardOrder data: [UInt8], aip: [UInt8], atc: [UInt8]) -> CryptogramData {
+        let d = Array(data.prefix(29))
+        return CryptogramData(
             amountAuthorized: Array(d[0..<6]), amountOther: Array(d[6..<12]), terminalCountryCode: Array(d[12..<14]),
             terminalVerificationResults: Array(d[14..<19]), transactionCurrencyCode: Array(d[19..<21]),
             transactionDate: Array(d[21..<24]), transactionType: [d[24]], unpredictableNumber: Array(d[25..<29]),
             applicationInterchangeProfile: aip, applicationTransactionCounter: atc)
+    }
+
+    /// Issuer side for a GENERATE AC or GPO response template without CDA: the plain cryptogram (9F26) over data in
+    /// the standard order, the AIP, the template's ATC and IAD.
+    static func issuerVerifies(
+        _ profile: CardProfile, template: TLVNode, standardOrder data: [UInt8], aip: [UInt8]
+    ) throws -> Bool {
+        let terminal = cryptogramData(
+            standardOrder: data, aip: aip, atc: try template.bytes(.applicationTransactionCounter))
+        return try issuerVerifies(
+            profile, ac: try template.bytes(.applicationCryptogram), terminal: terminal,
+            iad: try template.bytes(.issuerApplicationData))
     }
 
     /// Reads every record the AFL names; returns them by "sfi.number" with the parsed templates.

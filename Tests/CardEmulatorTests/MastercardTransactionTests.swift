@@ -69,7 +69,7 @@ import Testing
         #expect(typed.cardVerificationResults.contains(.domesticTransaction))
         #expect(typed.dataAuthenticationCode == 0x0001)
         let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
+            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
             atc: try template.bytes(.applicationTransactionCounter))
         #expect(try Fixtures.issuerVerifies(profile, ac: dynamic.applicationCryptogram, terminal: data, iad: iad))
         #expect(!card.isCardholderVerified)
@@ -89,7 +89,7 @@ import Testing
         let iad = try template.bytes(.issuerApplicationData)
         #expect(try MastercardIssuerApplicationData(bytes: iad).cardVerificationResults.contains(.internationalTransaction))
         let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
+            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
             atc: try template.bytes(.applicationTransactionCounter))
         #expect(try Fixtures.issuerVerifies(profile, ac: try template.bytes(.applicationCryptogram), terminal: data, iad: iad))
     }
@@ -103,13 +103,10 @@ import Testing
         #expect(try template.bytes(.cryptogramInformationData) == [0x00])
         #expect(try template.bytes(0xDF4B) == [0x00, 0x01, 0x00])
         #expect(template.first(.signedDynamicApplicationData) == nil, "an AAC carries no CDA signature")
-        let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
         #expect(
             try Fixtures.issuerVerifies(
-                profile, ac: try template.bytes(.applicationCryptogram), terminal: data,
-                iad: try template.bytes(.issuerApplicationData)))
+                profile, template: template, standardOrder: cdol1Data,
+                aip: try gpo.bytes(.applicationInterchangeProfile)))
     }
 
     @Test(arguments: [
@@ -131,13 +128,10 @@ import Testing
         let response = card.respond(to: try .generateAC(request, cdolData: cdol1Data))
         let template = try TLV.parseOne(response.data)
         #expect(try template.bytes(.cryptogramInformationData) == [expectedCID])
-        let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
         #expect(
             try Fixtures.issuerVerifies(
-                profile, ac: try template.bytes(.applicationCryptogram), terminal: data,
-                iad: try template.bytes(.issuerApplicationData)))
+                profile, template: template, standardOrder: cdol1Data,
+                aip: try gpo.bytes(.applicationInterchangeProfile)))
     }
 
     @Test func offlineTCWithinTheCardsOfflineLimit() throws {
@@ -177,7 +171,7 @@ import Testing
         let iad = try second.bytes(.issuerApplicationData)
         let cvr = try MastercardIssuerApplicationData(bytes: iad).cardVerificationResults
         #expect(cvr.firstGenerateAC == .arqc && cvr.secondGenerateAC == .tc)
-        var data = Fixtures.cryptogramData(cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile), atc: atc)
+        var data = Fixtures.cryptogramData(standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile), atc: atc)
         data.terminalVerificationResults = [0, 0, 0, 0, 0]
         data.unpredictableNumber = [9, 8, 7, 6]
         #expect(try Fixtures.issuerVerifies(profile, ac: dynamic.applicationCryptogram, terminal: data, iad: iad))

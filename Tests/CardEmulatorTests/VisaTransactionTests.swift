@@ -60,7 +60,7 @@ import Testing
         #expect(typedIAD.cardVerificationResults.firstGenerateAC == .arqc)
         #expect(typedIAD.cardVerificationResults.contains(.ddaPerformed))
         let data = Fixtures.cryptogramData(
-            visaPDOLData: pdolData, aip: try gpo.bytes(.applicationInterchangeProfile),
+            standardOrder: Array(pdolData.dropFirst(4)), aip: try gpo.bytes(.applicationInterchangeProfile),
             atc: try gpo.bytes(.applicationTransactionCounter))
         #expect(try Fixtures.issuerVerifies(profile, ac: try gpo.bytes(.applicationCryptogram), terminal: data, iad: iad))
         var tampered = data
@@ -145,12 +145,9 @@ import Testing
         let ac = card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data))
         #expect(ac.statusWord == .success)
         let template = try TLV.parseOne(ac.data)
-        let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
         #expect(
             try Fixtures.issuerVerifies(
-                profile, ac: try template.bytes(.applicationCryptogram), terminal: data,
-                iad: try template.bytes(.issuerApplicationData)))
+                profile, template: template, standardOrder: cdol1Data,
+                aip: try gpo.bytes(.applicationInterchangeProfile)))
     }
 }
