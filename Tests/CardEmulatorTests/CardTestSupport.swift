@@ -40,7 +40,8 @@ enum Fixtures {
 
     /// The Visa PDOL data: 9F66 9F02 9F03 9F1A 95 5F2A 9A 9C 9F37.
     static func visaPDOLData(
-        ttq: TerminalTransactionQualifiers = readerTTQ, amount: Int = 1_234, unpredictableNumber: [UInt8] = [1, 2, 3, 4]
+        ttq: TerminalTransactionQualifiers = readerTTQ, amount: Int = 1_234,
+        unpredictableNumber: [UInt8] = [1, 2, 3, 4]
     ) -> [UInt8] {
         ttq.bytes + n12(amount) + n12(0) + [0x08, 0x26] + [0, 0, 0, 0, 0] + [0x08, 0x26] + transactionDate + [0x00]
             + unpredictableNumber
@@ -94,7 +95,8 @@ enum Fixtures {
     }
 
     /// Reads every record the AFL names; returns them by "sfi.number" with the parsed templates.
-    static func readRecords(_ card: inout EmulatedCard, afl: [UInt8]) throws -> ([String: [UInt8]], [TLVNodeCollection]) {
+    static func readRecords(_ card: inout EmulatedCard, afl: [UInt8]) throws -> ([String: [UInt8]], [TLVNodeCollection])
+    {
         var records: [String: [UInt8]] = [:]
         var parsed: [TLVNodeCollection] = []
         for entry in stride(from: 0, to: afl.count, by: 4) {

@@ -20,7 +20,9 @@ import Testing
 
     @Test func shippedCertificatesChainToTheShippedTestCA() throws {
         let caKeys = try CardProfile.testCAPublicKeys
-        for (profile, rid) in zip(try Self.shipped().prefix(2), [[UInt8]([0xA0, 0, 0, 0, 0x03]), [0xA0, 0, 0, 0, 0x04]]) {
+        for (profile, rid) in zip(
+            try Self.shipped().prefix(2), [[UInt8]([0xA0, 0, 0, 0, 0x03]), [0xA0, 0, 0, 0, 0x04]])
+        {
             let oda = try #require(profile.offlineDataAuthentication)
             let pan = try PAN(profile.pan).bcd
             let ca = try caKeys.key(rid: rid, index: oda.caPublicKeyIndex)

@@ -23,11 +23,14 @@ import Testing
     }
 
     @Test func cardsProfilesKeysAndErrorsPrintNoCardData() throws {
-        for profile in [try CardProfile.visaTest, try CardProfile.mastercardTest, try CardProfile.mastercardMagStripeTest] {
+        for profile in [
+            try CardProfile.visaTest, try CardProfile.mastercardTest, try CardProfile.mastercardMagStripeTest,
+        ] {
             var card = try Fixtures.card(profile)
             _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
             let key = try profile.limitedUseKeys(atcs: 1...1, validUntil: Fixtures.personalisationDate)[0]
-            var texts = Self.printed(card) + Self.printed(profile) + Self.printed(profile.issuerMasterKeys)
+            var texts =
+                Self.printed(card) + Self.printed(profile) + Self.printed(profile.issuerMasterKeys)
                 + Self.printed(key) + Self.printed(profile.issuerMasterKeys.ac)
             if let oda = profile.offlineDataAuthentication { texts += Self.printed(oda) }
             if let magStripe = profile.magStripe { texts += Self.printed(magStripe) }
@@ -43,9 +46,10 @@ import Testing
             broken.offlineDataAuthentication?.iccCertificate = wrongCertificate
             if let error = (Result { try Fixtures.card(broken) }).failure { texts += Self.printed(error) }
             // Field names of secret values must not show either: dumps print bytes in decimal.
-            let secrets = try Self.secrets(profile) + [
-                key.sessionKey.hexString, "sessionKey", "PrivateKey", "prime", "track", "bytes:",
-            ]
+            let secrets =
+                try Self.secrets(profile) + [
+                    key.sessionKey.hexString, "sessionKey", "PrivateKey", "prime", "track", "bytes:",
+                ]
             for text in texts {
                 for secret in secrets {
                     #expect(!text.contains(secret), "printed value shows card data")

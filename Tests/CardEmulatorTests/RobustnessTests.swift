@@ -10,7 +10,9 @@ import Testing
 
     @Test(arguments: 0..<3)
     func randomCommandsNeverTrapAndDataIsStrictTLV(profileIndex: Int) throws {
-        let profiles = [try CardProfile.visaTest, try CardProfile.mastercardTest, try CardProfile.mastercardMagStripeTest]
+        let profiles = [
+            try CardProfile.visaTest, try CardProfile.mastercardTest, try CardProfile.mastercardMagStripeTest,
+        ]
         var card = try Fixtures.card(profiles[profileIndex])
         var random = SeededRandomNumberGenerator(seed: UInt64(profileIndex) + 99)
         let aid = profiles[profileIndex].applications[0].aid.bytes

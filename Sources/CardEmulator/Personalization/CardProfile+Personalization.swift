@@ -191,7 +191,8 @@ extension CardProfile {
         return list
     }
 
-    private func actionCode(_ value: HexBytes?, _ name: String) throws(CardEmulatorError) -> TerminalVerificationResults {
+    private func actionCode(_ value: HexBytes?, _ name: String) throws(CardEmulatorError) -> TerminalVerificationResults
+    {
         guard let value else { return [] }
         guard let code = try? TerminalVerificationResults(bytes: value.bytes) else {
             throw CardEmulatorError(.invalidProfile, "issuer action code \(name) must be 5 bytes")

@@ -27,7 +27,9 @@ extension CardProfile {
 
     /// The test CAs' public keys, the list a reader kernel is configured with to authenticate the test cards.
     public static var testCAPublicKeys: CAPublicKeyList {
-        get throws { try CAPublicKeyList(testCertificateAuthorities.map(\.publicKey), provenance: "CardEmulator test CA") }
+        get throws {
+            try CAPublicKeyList(testCertificateAuthorities.map(\.publicKey), provenance: "CardEmulator test CA")
+        }
     }
 
     /// Reads a profile from JSON.

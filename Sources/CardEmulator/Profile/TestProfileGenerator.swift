@@ -94,8 +94,9 @@ public enum TestProfileGenerator {
             ],
             applicationInterchangeProfile: hex("2000"),
             records: [
-                .init(sfi: 2, number: 1, offlineDataAuthentication: true,
-                      tags: ["5A", "5F24", "5F20", "5F34", "5F28", "9F07", "9F69"]),
+                .init(
+                    sfi: 2, number: 1, offlineDataAuthentication: true,
+                    tags: ["5A", "5F24", "5F20", "5F34", "5F28", "9F07", "9F69"]),
                 .init(sfi: 2, number: 2, tags: ["8F", "90", "92", "9F32"]),
                 .init(sfi: 2, number: 3, tags: ["9F46", "9F47", "9F48", "9F4A"]),
                 .init(sfi: 3, number: 1, tags: ["57", "9F42", "8C", "8D", "8E", "9F0D", "9F0E", "9F0F"]),
@@ -126,9 +127,12 @@ public enum TestProfileGenerator {
             ],
             applicationInterchangeProfile: hex("1B80"),
             records: [
-                .init(sfi: 2, number: 1, offlineDataAuthentication: true,
-                      tags: ["9F42", "5F24", "5A", "5F34", "9F07", "9F08", "8C", "8D", "8E", "9F0D", "9F0E", "9F0F",
-                             "5F28", "9F4A", "57"]),
+                .init(
+                    sfi: 2, number: 1, offlineDataAuthentication: true,
+                    tags: [
+                        "9F42", "5F24", "5A", "5F34", "9F07", "9F08", "8C", "8D", "8E", "9F0D", "9F0E", "9F0F",
+                        "5F28", "9F4A", "57",
+                    ]),
                 .init(sfi: 3, number: 1, tags: ["9F46", "9F47", "9F48"]),
                 .init(sfi: 3, number: 2, tags: ["8F", "9F32", "92", "90"]),
             ],
@@ -155,7 +159,8 @@ public enum TestProfileGenerator {
         profile.cardholderName = nil
         profile.applicationInterchangeProfile = hex("0200")
         profile.records = [
-            .init(sfi: 1, number: 1, tags: ["9F6C", "9F62", "9F63", "56", "9F64", "9F65", "9F66", "9F6B", "9F67", "9F69"])
+            .init(
+                sfi: 1, number: 1, tags: ["9F6C", "9F62", "9F63", "56", "9F64", "9F65", "9F66", "9F6B", "9F67", "9F69"])
         ]
         profile.additionalData = [:]
         profile.cdol1 = nil
