@@ -422,3 +422,15 @@ private func apduError(_ body: () throws -> Void) -> APDUError? {
         #expect(StatusWord(0x1234).meaning == "Unknown status")
     }
 }
+
+@Suite struct InstructionTests {
+    @Test func buildersCarryTheirNamedInstruction() throws {
+        #expect(CommandAPDU.selectPPSE.instruction == .select)
+        #expect(try CommandAPDU.readRecord(1, sfi: 1).instruction == .readRecord)
+        #expect(try CommandAPDU.readRecord(1, sfi: 1).instruction.description == "READ RECORD")
+        #expect(try CommandAPDU(cla: 0x80, ins: 0xA8, p1: 0, p2: 0, data: [0x83, 0x00]).instruction.name
+            == "GET PROCESSING OPTIONS")
+        #expect(Instruction(rawValue: 0x5C).name == nil)
+        #expect(Instruction(rawValue: 0x5C).description == "INS 5C")
+    }
+}
