@@ -62,6 +62,10 @@ enum Fixtures {
         _ profile: CardProfile, ac: [UInt8], terminal: CryptogramData, iad: [UInt8]
     ) throws -> Bool {
         let version = try profile.resolvedCryptogramVersion()
+        // The issuer finds the version in the IAD, as it does from field 55.
+        #expect(
+            try CryptogramVersion(issuerApplicationData: iad, applicationIdentifier: profile.applications[0].aid.bytes)
+                == version)
         let issuer = try CardCryptograms(
             version: version, issuerMasterKeyAC: profile.issuerMasterKeys.ac.bytes,
             issuerMasterKeySMI: profile.issuerMasterKeys.smi.bytes,
