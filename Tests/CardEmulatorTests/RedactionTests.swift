@@ -28,6 +28,7 @@ import Testing
         ] {
             var card = try Fixtures.card(profile)
             _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+            #expect(card.maskedPAN.hasSuffix(String(profile.pan.suffix(4))) && !card.maskedPAN.contains(profile.pan))
             let key = try profile.limitedUseKeys(atcs: 1...1, validUntil: Fixtures.personalisationDate)[0]
             var texts =
                 Self.printed(card) + Self.printed(profile) + Self.printed(profile.issuerMasterKeys)

@@ -108,6 +108,12 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
 
     // MARK: - Wallet hooks
 
+    /// The card's behaviour family.
+    public var scheme: CardProfile.Scheme { image.scheme }
+
+    /// The PAN as a wallet may show it: BIN and last four, the rest masked.
+    public var maskedPAN: String { image.maskedPAN }
+
     /// The wallet verified the cardholder on the phone (CDCVM); the next transaction that needs a CVM consumes it.
     public mutating func authenticateCardholder() {
         isCardholderVerified = true

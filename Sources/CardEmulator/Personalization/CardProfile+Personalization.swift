@@ -121,6 +121,7 @@ extension CardProfile {
         }
         return CardImage(
             scheme: scheme,
+            maskedPAN: try accountPAN().masked,
             applications: apps,
             ppseFCI: try directoryFCI(name: CommandAPDU.proximityPaymentSystemEnvironment, contactless: true),
             pseFCI: try directoryFCI(name: CommandAPDU.paymentSystemEnvironment, contactless: false),
