@@ -40,7 +40,8 @@ enum Fixtures {
 
     /// The Visa PDOL data: 9F66 9F02 9F03 9F1A 95 5F2A 9A 9C 9F37.
     static func visaPDOLData(
-        ttq: TerminalTransactionQualifiers = readerTTQ, amount: Int = 1_234, unpredictableNumber: [UInt8] = [1, 2, 3, 4]
+        ttq: TerminalTransactionQualifiers = readerTTQ, amount: Int = 1_234,
+        unpredictableNumber: [UInt8] = [1, 2, 3, 4]
     ) -> [UInt8] {
         ttq.bytes + n12(amount) + n12(0) + [0x08, 0x26] + [0, 0, 0, 0, 0] + [0x08, 0x26] + transactionDate + [0x00]
             + unpredictableNumber
@@ -61,6 +62,10 @@ enum Fixtures {
         _ profile: CardProfile, ac: [UInt8], terminal: CryptogramData, iad: [UInt8]
     ) throws -> Bool {
         let version = try profile.resolvedCryptogramVersion()
+        // The issuer finds the version in the IAD, as it does from field 55.
+        #expect(
+            try CryptogramVersion(issuerApplicationData: iad, applicationIdentifier: profile.applications[0].aid.bytes)
+                == version)
         let issuer = try CardCryptograms(
             version: version, issuerMasterKeyAC: profile.issuerMasterKeys.ac.bytes,
             issuerMasterKeySMI: profile.issuerMasterKeys.smi.bytes,
@@ -70,26 +75,32 @@ enum Fixtures {
         return try issuer.verifyAC(ac, data: data)
     }
 
-    /// The ten common cryptogram elements from the Visa PDOL data.
-    static func cryptogramData(visaPDOLData d: [UInt8], aip: [UInt8], atc: [UInt8]) -> CryptogramData {
-        CryptogramData(
-            amountAuthorized: Array(d[4..<10]), amountOther: Array(d[10..<16]), terminalCountryCode: Array(d[16..<18]),
-            terminalVerificationResults: Array(d[18..<23]), transactionCurrencyCode: Array(d[23..<25]),
-            transactionDate: Array(d[25..<28]), transactionType: [d[28]], unpredictableNumber: Array(d[29..<33]),
-            applicationInterchangeProfile: aip, applicationTransactionCounter: atc)
-    }
-
-    /// The ten common cryptogram elements from the Mastercard CDOL1 data (its first 29 bytes are the standard list).
-    static func cryptogramData(cdol1Data d: [UInt8], aip: [UInt8], atc: [UInt8]) -> CryptogramData {
-        CryptogramData(
+    /// The ten common cryptogram elements from data in the standard order 9F02 9F03 9F1A 95 5F2A 9A 9C 9F37: the
+    /// Mastercard CDOL1 data, or the Visa PDOL data after its TTQ.
+    static func cryptogramData(standardOrder data: [UInt8], aip: [UInt8], atc: [UInt8]) -> CryptogramData {
+        let d = Array(data.prefix(29))
+        return CryptogramData(
             amountAuthorized: Array(d[0..<6]), amountOther: Array(d[6..<12]), terminalCountryCode: Array(d[12..<14]),
             terminalVerificationResults: Array(d[14..<19]), transactionCurrencyCode: Array(d[19..<21]),
             transactionDate: Array(d[21..<24]), transactionType: [d[24]], unpredictableNumber: Array(d[25..<29]),
             applicationInterchangeProfile: aip, applicationTransactionCounter: atc)
     }
 
+    /// Issuer side for a GENERATE AC or GPO response template without CDA: the plain cryptogram (9F26) over data in
+    /// the standard order, the AIP, the template's ATC and IAD.
+    static func issuerVerifies(
+        _ profile: CardProfile, template: TLVNode, standardOrder data: [UInt8], aip: [UInt8]
+    ) throws -> Bool {
+        let terminal = cryptogramData(
+            standardOrder: data, aip: aip, atc: try template.bytes(.applicationTransactionCounter))
+        return try issuerVerifies(
+            profile, ac: try template.bytes(.applicationCryptogram), terminal: terminal,
+            iad: try template.bytes(.issuerApplicationData))
+    }
+
     /// Reads every record the AFL names; returns them by "sfi.number" with the parsed templates.
-    static func readRecords(_ card: inout EmulatedCard, afl: [UInt8]) throws -> ([String: [UInt8]], [TLVNodeCollection]) {
+    static func readRecords(_ card: inout EmulatedCard, afl: [UInt8]) throws -> ([String: [UInt8]], [TLVNodeCollection])
+    {
         var records: [String: [UInt8]] = [:]
         var parsed: [TLVNodeCollection] = []
         for entry in stride(from: 0, to: afl.count, by: 4) {

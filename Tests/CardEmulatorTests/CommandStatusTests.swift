@@ -25,10 +25,13 @@ import Testing
 
     @Test func badClassIs6E00() throws {
         var card = try Self.selectedVisa()
-        #expect(card.respond(to: try Self.command(0x84, 0xA4, 0x04, 0x00, Self.visaAID)).statusWord == .classNotSupported)
+        #expect(
+            card.respond(to: try Self.command(0x84, 0xA4, 0x04, 0x00, Self.visaAID)).statusWord == .classNotSupported)
         // A known instruction under the other class byte.
-        #expect(card.respond(to: try Self.command(0x80, 0xA4, 0x04, 0x00, Self.visaAID)).statusWord == .classNotSupported)
-        #expect(card.respond(to: try Self.command(0x00, 0xA8, 0x00, 0x00, [0x83, 0x00])).statusWord == .classNotSupported)
+        #expect(
+            card.respond(to: try Self.command(0x80, 0xA4, 0x04, 0x00, Self.visaAID)).statusWord == .classNotSupported)
+        #expect(
+            card.respond(to: try Self.command(0x00, 0xA8, 0x00, 0x00, [0x83, 0x00])).statusWord == .classNotSupported)
         #expect(card.respond(to: try Self.command(0x00, 0xCA, 0x9F, 0x36)).statusWord == .classNotSupported)
     }
 
@@ -48,23 +51,33 @@ import Testing
         let partial = card.respond(to: try .select(name: [0xA0, 0, 0, 0, 0x03]))
         #expect(partial.statusWord == .success)
         #expect(try TLV.parseOne(partial.data).bytes(.dedicatedFileName) == Self.visaAID)
-        #expect(card.respond(to: try .select(name: [0xA0, 0, 0, 0, 0x03], occurrence: .next)).statusWord == .fileNotFound)
+        #expect(
+            card.respond(to: try .select(name: [0xA0, 0, 0, 0, 0x03], occurrence: .next)).statusWord == .fileNotFound)
         // A failed SELECT leaves nothing selected.
-        #expect(card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord
+                == .conditionsOfUseNotSatisfied)
     }
 
     @Test func getProcessingOptionsStatuses() throws {
         var (_, card) = try Fixtures.visa()
-        #expect(card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord
+                == .conditionsOfUseNotSatisfied)
         _ = card.respond(to: .selectPPSE)
-        #expect(card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord
+                == .conditionsOfUseNotSatisfied)
         _ = card.respond(to: try .select(name: Self.visaAID))
         #expect(card.respond(to: try Self.command(0x80, 0xA8, 0x01, 0x00, [0x83, 0x00])).statusWord == .incorrectP1P2)
         #expect(card.respond(to: try Self.command(0x80, 0xA8, 0x00, 0x00, [0x84, 0x00])).statusWord == .incorrectData)
-        #expect(card.respond(to: try Self.command(0x80, 0xA8, 0x00, 0x00, [0x83, 0x05, 0x01])).statusWord == .incorrectData)
+        #expect(
+            card.respond(to: try Self.command(0x80, 0xA8, 0x00, 0x00, [0x83, 0x05, 0x01])).statusWord == .incorrectData)
         #expect(card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord == .success)
         // GPO twice in one transaction.
-        #expect(card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData())).statusWord
+                == .conditionsOfUseNotSatisfied)
     }
 
     @Test func readRecordStatuses() throws {
@@ -74,7 +87,8 @@ import Testing
         #expect(card.respond(to: try .readRecord(1, sfi: 2)).statusWord == .success)
         #expect(card.respond(to: try .readRecord(9, sfi: 2)).statusWord == .recordNotFound)
         #expect(card.respond(to: try .readRecord(1, sfi: 7)).statusWord == .fileNotFound)
-        #expect(card.respond(to: try Self.command(0x00, 0xB2, 0x01, 0x14 & ~0x04, ne: 256)).statusWord == .incorrectP1P2)
+        #expect(
+            card.respond(to: try Self.command(0x00, 0xB2, 0x01, 0x14 & ~0x04, ne: 256)).statusWord == .incorrectP1P2)
         #expect(card.respond(to: try Self.command(0x00, 0xB2, 0x00, 0x14, ne: 256)).statusWord == .incorrectP1P2)
         #expect(card.respond(to: try Self.command(0x00, 0xB2, 0x01, 0x04, ne: 256)).statusWord == .incorrectP1P2)
     }
@@ -82,7 +96,8 @@ import Testing
     @Test func generateACStatuses() throws {
         var card = try Self.selectedVisa()
         let cdol1Data = Array(Fixtures.mastercardCDOL1Data().prefix(29))
-        #expect(card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data)).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data)).statusWord == .conditionsOfUseNotSatisfied)
         _ = card.respond(to: try .getProcessingOptions())
         #expect(card.respond(to: try Self.command(0x80, 0xAE, 0xC0, 0x00, cdol1Data)).statusWord == .incorrectP1P2)
         #expect(card.respond(to: try Self.command(0x80, 0xAE, 0x80, 0x01, cdol1Data)).statusWord == .incorrectP1P2)
@@ -90,14 +105,20 @@ import Testing
         #expect(card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data + [0])).statusWord == .wrongLength)
         #expect(card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data)).statusWord == .success)
         // A second GENERATE AC must not ask for another ARQC.
-        #expect(card.respond(to: try .generateAC(.arqc, cdolData: [0x30, 0x30] + cdol1Data)).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .generateAC(.arqc, cdolData: [0x30, 0x30] + cdol1Data)).statusWord
+                == .conditionsOfUseNotSatisfied)
         #expect(card.respond(to: try .generateAC(.tc, cdolData: [0x30, 0x30] + cdol1Data)).statusWord == .success)
-        #expect(card.respond(to: try .generateAC(.tc, cdolData: [0x30, 0x30] + cdol1Data)).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .generateAC(.tc, cdolData: [0x30, 0x30] + cdol1Data)).statusWord
+                == .conditionsOfUseNotSatisfied)
     }
 
     @Test func computeCryptographicChecksumOnAnEMVCardIsWrongState() throws {
         var card = try Self.selectedVisa(gpo: true)
-        #expect(card.respond(to: try .computeCryptographicChecksum(udolData: [1, 2, 3, 4])).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .computeCryptographicChecksum(udolData: [1, 2, 3, 4])).statusWord
+                == .conditionsOfUseNotSatisfied)
     }
 
     @Test func getDataReturnsTheCountersAndLogFormat() throws {
@@ -124,11 +145,19 @@ import Testing
         #expect(card.respond(to: .getData(tag: 0x9F17)).data == [0x9F, 0x17, 0x01, 0x02])
         #expect(card.respond(to: try .verify(plaintextPIN: "1234")).statusWord == .success)
         #expect(card.respond(to: .getData(tag: 0x9F17)).data == [0x9F, 0x17, 0x01, 0x03])
-        #expect(card.respond(to: try Self.command(0x00, 0x20, 0x00, 0x88, [UInt8](repeating: 0, count: 8))).statusWord == .incorrectP1P2)
-        #expect(card.respond(to: try Self.command(0x00, 0x20, 0x00, 0x80, [0x24, 0x12, 0x34, 0xFF, 0xFF, 0xFF, 0xFF])).statusWord == .wrongLength)
-        #expect(card.respond(to: try Self.command(0x00, 0x20, 0x00, 0x80, [0x24, 0x12, 0x3A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])).statusWord == .incorrectData)
+        #expect(
+            card.respond(to: try Self.command(0x00, 0x20, 0x00, 0x88, [UInt8](repeating: 0, count: 8))).statusWord
+                == .incorrectP1P2)
+        #expect(
+            card.respond(to: try Self.command(0x00, 0x20, 0x00, 0x80, [0x24, 0x12, 0x34, 0xFF, 0xFF, 0xFF, 0xFF]))
+                .statusWord == .wrongLength)
+        #expect(
+            card.respond(
+                to: try Self.command(0x00, 0x20, 0x00, 0x80, [0x24, 0x12, 0x3A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+            ).statusWord == .incorrectData)
         for left in [2, 1, 0] {
-            #expect(card.respond(to: try .verify(plaintextPIN: "9999")).statusWord == .verificationFailed(triesLeft: left))
+            #expect(
+                card.respond(to: try .verify(plaintextPIN: "9999")).statusWord == .verificationFailed(triesLeft: left))
         }
         #expect(card.respond(to: try .verify(plaintextPIN: "1234")).statusWord == .authenticationMethodBlocked)
         // The counter survives the card leaving the field.
@@ -142,7 +171,8 @@ import Testing
         #expect(card.respond(to: try .verify(plaintextPIN: "1234")).statusWord == .success)
         let cdol1Data = Array(Fixtures.mastercardCDOL1Data().prefix(29))
         let template = try TLV.parseOne(card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data)).data)
-        let cvr = try VisaIssuerApplicationData(bytes: try template.bytes(.issuerApplicationData)).cardVerificationResults
+        let cvr = try VisaIssuerApplicationData(bytes: try template.bytes(.issuerApplicationData))
+            .cardVerificationResults
         #expect(cvr.contains(.offlinePINVerificationPerformed) && !cvr.contains(.offlinePINVerificationFailed))
     }
 

@@ -95,13 +95,10 @@ import Testing
         _ = verify.respond(to: try .select(name: Self.visaAID))
         let pdolData = Fixtures.visaPDOLData()
         let gpo = try TLV.parseOne(verify.respond(to: try .getProcessingOptions(pdolData: pdolData)).data)
-        let data = Fixtures.cryptogramData(
-            visaPDOLData: pdolData, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try gpo.bytes(.applicationTransactionCounter))
         #expect(
             try Fixtures.issuerVerifies(
-                profile, ac: try gpo.bytes(.applicationCryptogram), terminal: data,
-                iad: try gpo.bytes(.issuerApplicationData)))
+                profile, template: gpo, standardOrder: Array(pdolData.dropFirst(4)),
+                aip: try gpo.bytes(.applicationInterchangeProfile)))
     }
 
     @Test func cardholderVerificationIsConsumedOnceAndSurvivesReset() throws {

@@ -40,15 +40,21 @@ import Testing
         let expected1 = try CVC3.generate(iccKey: iccKey, trackTemplate: track1, atc: atc, unpredictableNumber: un)
         #expect(try template.bytes(0x9F61) == [UInt8(expected2 >> 8), UInt8(expected2 & 0xFF)])
         #expect(try template.bytes(0x9F60) == [UInt8(expected1 >> 8), UInt8(expected1 & 0xFF)])
-        #expect(try CVC3.verify(String(expected2 % 1000), iccKey: iccKey, trackTemplate: track2, atc: atc, unpredictableNumber: un))
+        #expect(
+            try CVC3.verify(
+                String(expected2 % 1000), iccKey: iccKey, trackTemplate: track2, atc: atc, unpredictableNumber: un))
 
-        #expect(card.respond(to: try .computeCryptographicChecksum(udolData: un)).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .computeCryptographicChecksum(udolData: un)).statusWord == .conditionsOfUseNotSatisfied
+        )
     }
 
     @Test func checksumStatuses() throws {
         var card = try Fixtures.card(try CardProfile.mastercardMagStripeTest)
         _ = card.respond(to: try .select(name: Self.aid))
-        #expect(card.respond(to: try .computeCryptographicChecksum(udolData: [1, 2, 3, 4])).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            card.respond(to: try .computeCryptographicChecksum(udolData: [1, 2, 3, 4])).statusWord
+                == .conditionsOfUseNotSatisfied)
         _ = card.respond(to: try .getProcessingOptions())
         #expect(card.respond(to: try .computeCryptographicChecksum(udolData: [1, 2, 3])).statusWord == .wrongLength)
         let wrongP1 = try CommandAPDU(cla: 0x80, ins: 0x2A, p1: 0x00, p2: 0x80, data: [1, 2, 3, 4], ne: 256)

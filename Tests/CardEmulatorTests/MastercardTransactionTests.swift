@@ -40,10 +40,11 @@ import Testing
         let response = card.respond(to: try .generateAC(.arqc, cdaRequested: true, cdolData: cdol1Data))
         #expect(response.statusWord == .success)
         let template = try TLV.parseOne(response.data)
-        #expect(template.children.map(\.tag) == [
-            .cryptogramInformationData, .applicationTransactionCounter, .signedDynamicApplicationData,
-            .issuerApplicationData, 0xDF4B,
-        ])
+        #expect(
+            template.children.map(\.tag) == [
+                .cryptogramInformationData, .applicationTransactionCounter, .signedDynamicApplicationData,
+                .issuerApplicationData, 0xDF4B,
+            ])
         #expect(try template.bytes(.cryptogramInformationData) == [0x80])
         #expect(try template.bytes(0xDF4B) == [0x00, 0x10, 0x00], "OD-CVM verification successful")
 
@@ -69,7 +70,7 @@ import Testing
         #expect(typed.cardVerificationResults.contains(.domesticTransaction))
         #expect(typed.dataAuthenticationCode == 0x0001)
         let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
+            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
             atc: try template.bytes(.applicationTransactionCounter))
         #expect(try Fixtures.issuerVerifies(profile, ac: dynamic.applicationCryptogram, terminal: data, iad: iad))
         #expect(!card.isCardholderVerified)
@@ -81,17 +82,21 @@ import Testing
         let cdol1Data = Fixtures.mastercardCDOL1Data(country: [0x02, 0x50])
         let response = card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data))
         let template = try TLV.parseOne(response.data)
-        #expect(template.children.map(\.tag) == [
-            .cryptogramInformationData, .applicationTransactionCounter, .applicationCryptogram,
-            .issuerApplicationData, 0xDF4B,
-        ])
+        #expect(
+            template.children.map(\.tag) == [
+                .cryptogramInformationData, .applicationTransactionCounter, .applicationCryptogram,
+                .issuerApplicationData, 0xDF4B,
+            ])
         #expect(try template.bytes(0xDF4B) == [0x00, 0x00, 0x00])
         let iad = try template.bytes(.issuerApplicationData)
-        #expect(try MastercardIssuerApplicationData(bytes: iad).cardVerificationResults.contains(.internationalTransaction))
+        #expect(
+            try MastercardIssuerApplicationData(bytes: iad).cardVerificationResults.contains(.internationalTransaction))
         let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
+            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
             atc: try template.bytes(.applicationTransactionCounter))
-        #expect(try Fixtures.issuerVerifies(profile, ac: try template.bytes(.applicationCryptogram), terminal: data, iad: iad))
+        #expect(
+            try Fixtures.issuerVerifies(
+                profile, ac: try template.bytes(.applicationCryptogram), terminal: data, iad: iad))
     }
 
     @Test func cdcvmRequiredButNotDoneDeclinesWithSeePhoneInDF4B() throws {
@@ -103,13 +108,10 @@ import Testing
         #expect(try template.bytes(.cryptogramInformationData) == [0x00])
         #expect(try template.bytes(0xDF4B) == [0x00, 0x01, 0x00])
         #expect(template.first(.signedDynamicApplicationData) == nil, "an AAC carries no CDA signature")
-        let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
         #expect(
             try Fixtures.issuerVerifies(
-                profile, ac: try template.bytes(.applicationCryptogram), terminal: data,
-                iad: try template.bytes(.issuerApplicationData)))
+                profile, template: template, standardOrder: cdol1Data,
+                aip: try gpo.bytes(.applicationInterchangeProfile)))
     }
 
     @Test(arguments: [
@@ -131,13 +133,10 @@ import Testing
         let response = card.respond(to: try .generateAC(request, cdolData: cdol1Data))
         let template = try TLV.parseOne(response.data)
         #expect(try template.bytes(.cryptogramInformationData) == [expectedCID])
-        let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
         #expect(
             try Fixtures.issuerVerifies(
-                profile, ac: try template.bytes(.applicationCryptogram), terminal: data,
-                iad: try template.bytes(.issuerApplicationData)))
+                profile, template: template, standardOrder: cdol1Data,
+                aip: try gpo.bytes(.applicationInterchangeProfile)))
     }
 
     @Test func offlineTCWithinTheCardsOfflineLimit() throws {
@@ -164,7 +163,8 @@ import Testing
         let first = try TLV.parseOne(card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data)).data)
         let atc = try first.bytes(.applicationTransactionCounter)
         // CDOL2: 91 (10), 8A (2), 95 (5), 9F37 (4), 9F4C (8).
-        let cdol2Data = [UInt8](repeating: 0, count: 10) + Array("00".utf8) + [0, 0, 0, 0, 0] + [9, 8, 7, 6]
+        let cdol2Data =
+            [UInt8](repeating: 0, count: 10) + Array("00".utf8) + [0, 0, 0, 0, 0] + [9, 8, 7, 6]
             + [UInt8](repeating: 0, count: 8)
         let response = card.respond(to: try .generateAC(.tc, cdaRequested: true, cdolData: cdol2Data))
         #expect(response.statusWord == .success)
@@ -177,7 +177,8 @@ import Testing
         let iad = try second.bytes(.issuerApplicationData)
         let cvr = try MastercardIssuerApplicationData(bytes: iad).cardVerificationResults
         #expect(cvr.firstGenerateAC == .arqc && cvr.secondGenerateAC == .tc)
-        var data = Fixtures.cryptogramData(cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile), atc: atc)
+        var data = Fixtures.cryptogramData(
+            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile), atc: atc)
         data.terminalVerificationResults = [0, 0, 0, 0, 0]
         data.unpredictableNumber = [9, 8, 7, 6]
         #expect(try Fixtures.issuerVerifies(profile, ac: dynamic.applicationCryptogram, terminal: data, iad: iad))
@@ -200,7 +201,8 @@ import Testing
     @Test func cdol1DataOfTheWrongLengthIs6700() throws {
         var (_, card) = try Fixtures.mastercard()
         _ = try Self.start(&card)
-        let response = card.respond(to: try .generateAC(.arqc, cdolData: Array(Fixtures.mastercardCDOL1Data().dropLast())))
+        let response = card.respond(
+            to: try .generateAC(.arqc, cdolData: Array(Fixtures.mastercardCDOL1Data().dropLast())))
         #expect(response.statusWord == .wrongLength)
         #expect(card.lastATC == nil)
     }

@@ -42,11 +42,13 @@ import Testing
         #expect(response.statusWord == .success)
         let gpo = try TLV.parseOne(response.data)
         #expect(gpo.tag == .responseMessageTemplateFormat2)
-        #expect(gpo.children.map(\.tag) == [
-            .applicationInterchangeProfile, .applicationFileLocator, .track2EquivalentData, .panSequenceNumber,
-            .issuerApplicationData, .applicationCryptogram, .cryptogramInformationData, .applicationTransactionCounter,
-            .signedDynamicApplicationData, .cardTransactionQualifiers, .formFactorIndicator,
-        ])
+        #expect(
+            gpo.children.map(\.tag) == [
+                .applicationInterchangeProfile, .applicationFileLocator, .track2EquivalentData, .panSequenceNumber,
+                .issuerApplicationData, .applicationCryptogram, .cryptogramInformationData,
+                .applicationTransactionCounter,
+                .signedDynamicApplicationData, .cardTransactionQualifiers, .formFactorIndicator,
+            ])
         #expect(try gpo.bytes(.cryptogramInformationData) == [0x80])
         #expect(try gpo.bytes(.applicationTransactionCounter) == [0x00, 0x01])
         let ctq = try CardTransactionQualifiers(bytes: try gpo.bytes(.cardTransactionQualifiers))
@@ -60,12 +62,15 @@ import Testing
         #expect(typedIAD.cardVerificationResults.firstGenerateAC == .arqc)
         #expect(typedIAD.cardVerificationResults.contains(.ddaPerformed))
         let data = Fixtures.cryptogramData(
-            visaPDOLData: pdolData, aip: try gpo.bytes(.applicationInterchangeProfile),
+            standardOrder: Array(pdolData.dropFirst(4)), aip: try gpo.bytes(.applicationInterchangeProfile),
             atc: try gpo.bytes(.applicationTransactionCounter))
-        #expect(try Fixtures.issuerVerifies(profile, ac: try gpo.bytes(.applicationCryptogram), terminal: data, iad: iad))
+        #expect(
+            try Fixtures.issuerVerifies(profile, ac: try gpo.bytes(.applicationCryptogram), terminal: data, iad: iad))
         var tampered = data
         tampered.amountAuthorized = Fixtures.n12(9_999)
-        #expect(!(try Fixtures.issuerVerifies(profile, ac: try gpo.bytes(.applicationCryptogram), terminal: tampered, iad: iad)))
+        #expect(
+            !(try Fixtures.issuerVerifies(
+                profile, ac: try gpo.bytes(.applicationCryptogram), terminal: tampered, iad: iad)))
 
         // Terminal: records, keys through the test CA, and the fDDA signature over UN, amount, currency and 9F69.
         let (records, parsed) = try Fixtures.readRecords(&card, afl: try gpo.bytes(.applicationFileLocator))
@@ -140,17 +145,15 @@ import Testing
         #expect(response.statusWord == .success)
         let gpo = try TLV.parseOne(response.data)
         #expect(gpo.children.map(\.tag) == [.applicationInterchangeProfile, .applicationFileLocator])
-        // The cryptogram now comes from GENERATE AC over CDOL1.
+        // The cryptogram now comes from GENERATE AC over CDOL1; the AIP offers no CDA, so a request for it gets the
+        // plain cryptogram.
         let cdol1Data = Array(Fixtures.mastercardCDOL1Data().prefix(29))
-        let ac = card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data))
+        let ac = card.respond(to: try .generateAC(.arqc, cdaRequested: true, cdolData: cdol1Data))
         #expect(ac.statusWord == .success)
         let template = try TLV.parseOne(ac.data)
-        let data = Fixtures.cryptogramData(
-            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
         #expect(
             try Fixtures.issuerVerifies(
-                profile, ac: try template.bytes(.applicationCryptogram), terminal: data,
-                iad: try template.bytes(.issuerApplicationData)))
+                profile, template: template, standardOrder: cdol1Data,
+                aip: try gpo.bytes(.applicationInterchangeProfile)))
     }
 }

@@ -11,10 +11,13 @@ import Testing
             transactionCurrencyCode: [0x09, 0x78],
             cardAuthenticationRelatedData: [0x01, 0x8C, 0xC9, 0xF8, 0x07, 0x84, 0x00]
         )
-        let signed = try iccKey.signFastDynamicApplicationData(iccDynamicNumber: [0x00, 0x2A], terminalDynamicData: input)
+        let signed = try iccKey.signFastDynamicApplicationData(
+            iccDynamicNumber: [0x00, 0x2A], terminalDynamicData: input)
         #expect(signed.count == iccKey.modulusLength)
         // '05' is DDA's format: a terminal expecting it rejects the fDDA block.
-        #expect(throws: ODAError.badFormat) { try SignedDynamicApplicationData(recovering: signed, with: iccKey.publicKey) }
+        #expect(throws: ODAError.badFormat) {
+            try SignedDynamicApplicationData(recovering: signed, with: iccKey.publicKey)
+        }
         let recovered = try SignedDynamicApplicationData(
             recovering: signed, with: iccKey.publicKey, format: SignedDynamicApplicationData.fDDAFormat)
         try recovered.verify(terminalDynamicData: input)
@@ -28,7 +31,8 @@ import Testing
             try iccKey.signFastDynamicApplicationData(iccDynamicNumber: [0x01], terminalDynamicData: [])
         }
         #expect(throws: ODAError.invalidInput) {
-            try iccKey.signFastDynamicApplicationData(iccDynamicNumber: [UInt8](repeating: 0, count: 9), terminalDynamicData: [])
+            try iccKey.signFastDynamicApplicationData(
+                iccDynamicNumber: [UInt8](repeating: 0, count: 9), terminalDynamicData: [])
         }
     }
 }

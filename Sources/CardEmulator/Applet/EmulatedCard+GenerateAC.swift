@@ -25,7 +25,8 @@ extension EmulatedCard {
         let cdaRequested = command.p1 & 0x10 != 0
         switch transaction.phase {
         case .processing: return firstGenerateAC(requested, cdaRequested: cdaRequested, data: command.data)
-        case .awaitingSecondGenerateAC: return secondGenerateAC(requested, cdaRequested: cdaRequested, data: command.data)
+        case .awaitingSecondGenerateAC:
+            return secondGenerateAC(requested, cdaRequested: cdaRequested, data: command.data)
         default: return Self.status(CardStatus.wrongState)
         }
     }
@@ -38,7 +39,8 @@ extension EmulatedCard {
         guard takeKey(consume: false) != nil else { return Self.status(CardStatus.noPaymentKeys) }
         let terminal = TerminalData(list: cdol1, data: data)
         let amount = terminal.amountAuthorised
-        let tvr = (try? TerminalVerificationResults(bytes: terminal.value(.terminalVerificationResults, length: 5))) ?? []
+        let tvr =
+            (try? TerminalVerificationResults(bytes: terminal.value(.terminalVerificationResults, length: 5))) ?? []
         let cdcvmSupported = image.consumerDeviceCVM.supported
         let cvmRequired =
             terminal[.cvmResults] == Self.consumerDeviceCVMResults
@@ -65,7 +67,7 @@ extension EmulatedCard {
         transaction.phase = decision == .arqc ? .awaitingSecondGenerateAC : .completed
         return cryptogramResponse(
             Verification(first: decision, terminalCountryCode: terminal.value(.terminalCountryCode, length: 2)),
-            key: key, terminal: terminal, cda: cdaRequested && decision != .aac, interaction: interaction,
+            key: key, terminal: terminal, cda: cdaRequested && decision != .aac && offersCDA, interaction: interaction,
             cdol2Data: nil)
     }
 
@@ -89,7 +91,7 @@ extension EmulatedCard {
         var terminal = first
         terminal.merge(second)
         return cryptogramResponse(
-            verification, key: key, terminal: terminal, cda: cdaRequested && decision == .tc,
+            verification, key: key, terminal: terminal, cda: cdaRequested && decision == .tc && offersCDA,
             interaction: CardholderInteraction.none, cdol2Data: data)
     }
 
@@ -141,6 +143,11 @@ extension EmulatedCard {
         } catch {
             return Self.status(.noPreciseDiagnosis)
         }
+    }
+
+    /// CDA only when the AIP offers it and the card has its key: a reader asking anyway gets the plain cryptogram.
+    private var offersCDA: Bool {
+        image.applicationInterchangeProfile.contains(.cdaSupported) && image.iccPrivateKey != nil
     }
 
     private static func firstType(of second: SecondGenerateACCryptogramType) -> FirstGenerateACCryptogramType {

@@ -28,7 +28,8 @@ extension EmulatedCard {
         transaction.phase = .processing
         return Self.encode { serializer in
             try serializer.appendConstructed(tag: .responseMessageTemplateFormat2) { template in
-                try template.append(tag: .applicationInterchangeProfile, value: image.applicationInterchangeProfile.bytes)
+                try template.append(
+                    tag: .applicationInterchangeProfile, value: image.applicationInterchangeProfile.bytes)
                 try template.append(tag: .applicationFileLocator, value: image.applicationFileLocator)
             }
         }

@@ -96,7 +96,9 @@ extension EmulatedCard {
         guard let pin = image.offlinePINDigits else { return Self.status(CardStatus.dataNotFound) }
         guard command.data.count == 8 else { return Self.status(CardStatus.wrongLength) }
         guard pinTriesRemaining > 0 else { return Self.status(CardStatus.pinBlocked) }
-        guard let presented = Self.plaintextPINDigits(command.data) else { return Self.status(CardStatus.incorrectData) }
+        guard let presented = Self.plaintextPINDigits(command.data) else {
+            return Self.status(CardStatus.incorrectData)
+        }
         // Compare every digit whatever the earlier ones were.
         var difference = presented.count ^ pin.count
         for index in 0..<min(presented.count, pin.count) { difference |= Int(presented[index] ^ pin[index]) }

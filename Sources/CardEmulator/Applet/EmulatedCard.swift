@@ -80,20 +80,21 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
     /// Answers one command; see the module documentation for the commands and status words.
     public mutating func respond(to command: CommandAPDU) -> ResponseAPDU {
         guard command.cla == 0x00 || command.cla == 0x80 else { return Self.status(CardStatus.classNotSupported) }
+        // ISO/IEC 7816-4 interindustry commands take CLA 00, EMV's proprietary ones CLA 80.
         let expectedClass: UInt8
-        switch command.ins {
-        case 0xA4, 0xB2, 0x20: expectedClass = 0x00
-        case 0xA8, 0xAE, 0x2A, 0xCA: expectedClass = 0x80
+        switch command.instruction {
+        case .select, .readRecord, .verify: expectedClass = 0x00
+        case .getProcessingOptions, .generateAC, .computeCryptographicChecksum, .getData: expectedClass = 0x80
         default: return Self.status(CardStatus.instructionNotSupported)
         }
         guard command.cla == expectedClass else { return Self.status(CardStatus.classNotSupported) }
-        switch command.ins {
-        case 0xA4: return select(command)
-        case 0xB2: return readRecord(command)
-        case 0x20: return verify(command)
-        case 0xA8: return getProcessingOptions(command)
-        case 0xAE: return generateAC(command)
-        case 0x2A: return computeCryptographicChecksum(command)
+        switch command.instruction {
+        case .select: return select(command)
+        case .readRecord: return readRecord(command)
+        case .verify: return verify(command)
+        case .getProcessingOptions: return getProcessingOptions(command)
+        case .generateAC: return generateAC(command)
+        case .computeCryptographicChecksum: return computeCryptographicChecksum(command)
         default: return getData(command)
         }
     }
@@ -106,6 +107,12 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
     }
 
     // MARK: - Wallet hooks
+
+    /// The card's behaviour family.
+    public var scheme: CardProfile.Scheme { image.scheme }
+
+    /// The PAN as a wallet may show it: BIN and last four, the rest masked.
+    public var maskedPAN: String { image.maskedPAN }
 
     /// The wallet verified the cardholder on the phone (CDCVM); the next transaction that needs a CVM consumes it.
     public mutating func authenticateCardholder() {

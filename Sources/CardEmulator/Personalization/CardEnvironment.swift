@@ -23,7 +23,8 @@ public struct CardEnvironment: Sendable {
         }
     )
 
-    /// A fixed time and a counter-based byte stream: the same inputs give the same card answers.
+    /// A fixed time and fixed "random" bytes (the same bytes on every call, from `seed`): the same inputs give the
+    /// same card answers. The card's ICC dynamic numbers still differ per transaction, since they start with the ATC.
     public static func fixed(at date: Date, seed: UInt64 = 0) -> CardEnvironment {
         CardEnvironment(
             now: { date },

@@ -22,6 +22,8 @@ struct CardImage: Sendable {
     }
 
     var scheme: CardProfile.Scheme
+    /// The PAN masked as the wallet may show it (BIN and last four).
+    var maskedPAN: String
     var applications: [Application]
     var ppseFCI: [UInt8]
     var pseFCI: [UInt8]

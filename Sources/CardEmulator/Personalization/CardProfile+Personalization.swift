@@ -121,6 +121,7 @@ extension CardProfile {
         }
         return CardImage(
             scheme: scheme,
+            maskedPAN: try accountPAN().masked,
             applications: apps,
             ppseFCI: try directoryFCI(name: CommandAPDU.proximityPaymentSystemEnvironment, contactless: true),
             pseFCI: try directoryFCI(name: CommandAPDU.paymentSystemEnvironment, contactless: false),
@@ -191,7 +192,8 @@ extension CardProfile {
         return list
     }
 
-    private func actionCode(_ value: HexBytes?, _ name: String) throws(CardEmulatorError) -> TerminalVerificationResults {
+    private func actionCode(_ value: HexBytes?, _ name: String) throws(CardEmulatorError) -> TerminalVerificationResults
+    {
         guard let value else { return [] }
         guard let code = try? TerminalVerificationResults(bytes: value.bytes) else {
             throw CardEmulatorError(.invalidProfile, "issuer action code \(name) must be 5 bytes")

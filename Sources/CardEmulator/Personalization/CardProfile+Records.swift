@@ -111,7 +111,8 @@ extension CardProfile {
         var entries: [(sfi: UInt8, first: UInt8, last: UInt8, oda: UInt8)] = []
         for record in records {
             guard (1...30).contains(record.sfi), record.number >= 1 else {
-                throw CardEmulatorError(.invalidProfile, "record SFI \(record.sfi) number \(record.number) out of range")
+                throw CardEmulatorError(
+                    .invalidProfile, "record SFI \(record.sfi) number \(record.number) out of range")
             }
             let key = CardImage.recordKey(sfi: record.sfi, number: record.number)
             guard contents[key] == nil else {
@@ -144,7 +145,8 @@ extension CardProfile {
                         if objects[tag] == nil, Self.optionalRecordTags.contains(tag) { continue }
                         guard let value = objects[tag] else {
                             throw CardEmulatorError(
-                                .missingData, "record \(record.number) of SFI \(record.sfi) names \(tag), which has no value")
+                                .missingData,
+                                "record \(record.number) of SFI \(record.sfi) names \(tag), which has no value")
                         }
                         try template.append(tag: tag, value: value)
                     }

@@ -27,7 +27,9 @@ extension CardProfile {
 
     /// The test CAs' public keys, the list a reader kernel is configured with to authenticate the test cards.
     public static var testCAPublicKeys: CAPublicKeyList {
-        get throws { try CAPublicKeyList(testCertificateAuthorities.map(\.publicKey), provenance: "CardEmulator test CA") }
+        get throws {
+            try CAPublicKeyList(testCertificateAuthorities.map(\.publicKey), provenance: "CardEmulator test CA")
+        }
     }
 
     /// Reads a profile from JSON.
@@ -37,9 +39,14 @@ extension CardProfile {
 
     /// The profile as readable JSON: pretty-printed, keys sorted.
     public func jsonData() throws -> Data {
+        try Self.readableJSON(self)
+    }
+
+    /// Pretty-printed JSON with sorted keys: the shipped files' form, stable across runs.
+    static func readableJSON(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        return try encoder.encode(value)
     }
 
     private static func bundled(_ name: String) throws -> CardProfile {

@@ -44,7 +44,7 @@ extension CardProfile {
     }
 
     /// The issuer master keys the card's keys are derived from (double-length TDES keys).
-    public struct IssuerMasterKeys: Codable, Sendable, CustomStringConvertible {
+    public struct IssuerMasterKeys: Codable, Sendable, CustomStringConvertible, CustomReflectable {
         /// Application cryptogram master key (IMK-AC).
         public var ac: HexBytes
         /// Secure messaging integrity master key (IMK-SMI).
@@ -64,6 +64,9 @@ extension CardProfile {
 
         /// Never the keys.
         public var description: String { "IssuerMasterKeys(<redacted>)" }
+
+        /// No children: `dump` shows the type only.
+        public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
     }
 
     /// How many limited-use keys personalisation makes and how long each stays usable.
@@ -113,7 +116,7 @@ extension CardProfile {
     }
 
     /// Offline data authentication data: the issuer certificate from the test CA, the ICC key pair and certificate.
-    public struct OfflineDataAuthentication: Codable, Sendable, CustomStringConvertible {
+    public struct OfflineDataAuthentication: Codable, Sendable, CustomStringConvertible, CustomReflectable {
         /// The CA public key index (tag 8F) naming the test CA key.
         public var caPublicKeyIndex: UInt8
         /// Issuer public key certificate (tag 90), signed by the CA.
@@ -160,11 +163,16 @@ extension CardProfile {
 
         /// Never the keys.
         public var description: String { "OfflineDataAuthentication(CA index \([caPublicKeyIndex].hexString))" }
+
+        /// The CA index only: the keys stay out of `dump`.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["caPublicKeyIndex": caPublicKeyIndex], displayStyle: .struct)
+        }
     }
 
     /// Mastercard mag-stripe mode data (EMV Contactless Book C-2, mag-stripe mode): track templates and the bit
     /// maps that tell the reader where to put CVC3, UN and ATC digits.
-    public struct MagStripe: Codable, Sendable, Hashable {
+    public struct MagStripe: Codable, Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         /// Track 1 data (tag 56) as ASCII, e.g. `B5413339000001513^TEST/CARD^2812201...`.
         public var track1: String
         /// Track 2 data (tag 9F6B) as packed digits with `D` separator and `F` filler.
@@ -203,5 +211,11 @@ extension CardProfile {
             self.udol = udol
             self.applicationVersionNumber = applicationVersionNumber
         }
+
+        /// Never the tracks, which hold the PAN.
+        public var description: String { "MagStripe(<redacted>)" }
+
+        /// No children: the tracks stay out of `dump`.
+        public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
     }
 }

@@ -4,7 +4,9 @@ import EMV
 /// show them.
 ///
 /// Its description gives the length only: profile fields hold keys and card data.
-public struct HexBytes: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByArrayLiteral {
+public struct HexBytes: Hashable, Sendable, Codable, CustomStringConvertible, CustomReflectable,
+    ExpressibleByArrayLiteral
+{
     /// The bytes.
     public var bytes: [UInt8]
 
@@ -39,4 +41,7 @@ public struct HexBytes: Hashable, Sendable, Codable, CustomStringConvertible, Ex
 
     /// The length only, never the bytes.
     public var description: String { "<\(bytes.count) bytes>" }
+
+    /// The length only, so `dump` cannot show the bytes either.
+    public var customMirror: Mirror { Mirror(self, children: ["count": bytes.count], displayStyle: .struct) }
 }

@@ -21,8 +21,6 @@ public struct TestCertificateAuthorities: Codable, Sendable {
 
     /// Readable JSON: pretty-printed, keys sorted.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try CardProfile.readableJSON(self)
     }
 }

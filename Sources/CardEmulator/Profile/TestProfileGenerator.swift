@@ -94,8 +94,9 @@ public enum TestProfileGenerator {
             ],
             applicationInterchangeProfile: hex("2000"),
             records: [
-                .init(sfi: 2, number: 1, offlineDataAuthentication: true,
-                      tags: ["5A", "5F24", "5F20", "5F34", "5F28", "9F07", "9F69"]),
+                .init(
+                    sfi: 2, number: 1, offlineDataAuthentication: true,
+                    tags: ["5A", "5F24", "5F20", "5F34", "5F28", "9F07", "9F69"]),
                 .init(sfi: 2, number: 2, tags: ["8F", "90", "92", "9F32"]),
                 .init(sfi: 2, number: 3, tags: ["9F46", "9F47", "9F48", "9F4A"]),
                 .init(sfi: 3, number: 1, tags: ["57", "9F42", "8C", "8D", "8E", "9F0D", "9F0E", "9F0F"]),
@@ -115,7 +116,7 @@ public enum TestProfileGenerator {
             offlinePIN: "1234", pinTryLimit: 3, logFormat: hex("9F02065F2A029A039F3602"))
     }
 
-    static func mastercardProfile(oda: CardProfile.OfflineDataAuthentication) -> CardProfile {
+    static func mastercardProfile(oda: CardProfile.OfflineDataAuthentication?) -> CardProfile {
         CardProfile(
             name: "Mastercard M/Chip test card (CVN 20, CDA, CDCVM)", scheme: .mastercard, pan: "5413339000001513",
             panSequenceNumber: "01", expiry: "2030-12", cardholderName: "MASTERCARD TEST/CARD", serviceCode: "201",
@@ -126,9 +127,12 @@ public enum TestProfileGenerator {
             ],
             applicationInterchangeProfile: hex("1B80"),
             records: [
-                .init(sfi: 2, number: 1, offlineDataAuthentication: true,
-                      tags: ["9F42", "5F24", "5A", "5F34", "9F07", "9F08", "8C", "8D", "8E", "9F0D", "9F0E", "9F0F",
-                             "5F28", "9F4A", "57"]),
+                .init(
+                    sfi: 2, number: 1, offlineDataAuthentication: true,
+                    tags: [
+                        "9F42", "5F24", "5A", "5F34", "9F07", "9F08", "8C", "8D", "8E", "9F0D", "9F0E", "9F0F",
+                        "5F28", "9F4A", "57",
+                    ]),
                 .init(sfi: 3, number: 1, tags: ["9F46", "9F47", "9F48"]),
                 .init(sfi: 3, number: 2, tags: ["8F", "9F32", "92", "90"]),
             ],
@@ -146,49 +150,32 @@ public enum TestProfileGenerator {
             offlineLimit: 0, offlinePIN: "1234", pinTryLimit: 3, logFormat: hex("9F02065F2A029A039F3602"))
     }
 
+    /// The Mastercard card's issuer and account set-up without EMV mode: mag-stripe data instead of ODA and CDOLs.
     static func mastercardMagStripeProfile() -> CardProfile {
         let pan = "5413339000001521"
-        return CardProfile(
-            name: "Mastercard mag-stripe mode test card (CVC3, CDCVM)", scheme: .mastercard, pan: pan,
-            panSequenceNumber: "01", expiry: "2030-12", serviceCode: "201", track2DiscretionaryData: "0000000000000",
-            issuerCountryCode: hex("0826"), applicationCurrencyCode: hex("0826"), languagePreference: "en",
-            applications: [
-                .init(aid: hex("A0000000041010"), label: "MASTERCARD", priority: 1, kernelIdentifier: hex("02"))
-            ],
-            applicationInterchangeProfile: hex("0200"),
-            records: [
-                .init(sfi: 1, number: 1,
-                      tags: ["9F6C", "9F62", "9F63", "56", "9F64", "9F65", "9F66", "9F6B", "9F67", "9F69"])
-            ],
-            cryptogramVersion: "mastercard20", derivationKeyIndex: 1,
-            issuerMasterKeys: .init(
-                ac: hex("9E15204313F7318ACB79B90BD986AD29"), smi: hex("4664942FE615FB02E5D57F292AA2B3B6"),
-                smc: hex("CE293B8CC12A977379EF256D76109492"), cvc3: hex("5B3D2F6E7A1C0B4D8E9F1A2B3C4D5E6F")),
-            startingATC: 1, limitedUseKeys: .init(count: 32, validitySeconds: 30 * 86_400),
-            consumerDeviceCVM: .init(supported: true),
-            magStripe: .init(
-                track1: "B\(pan)^MAGSTRIPE/TEST^3012201000000000000000000000",
-                track2: hex(pan + "D30122010000000000000F"),
-                pcvc3Track1: hex("000000000F00"), punatcTrack1: hex("0000000000FE"), natcTrack1: 2,
-                pcvc3Track2: hex("0F00"), punatcTrack2: hex("00FE"), natcTrack2: 2, udol: hex("9F6A04"),
-                applicationVersionNumber: hex("0001")))
-    }
-}
-
-extension CardProfile {
-    /// The profile with its ICC certificate (and remainder) computed over its static data by the issuer key it
-    /// carries: run after editing records or the PAN of a profile with offline data authentication.
-    /// - Throws: ``CardEmulatorError`` when the profile has no issuer private key or its records do not assemble.
-    public func certified() throws(CardEmulatorError) -> CardProfile {
-        guard var oda = offlineDataAuthentication else { return self }
-        var profile = self
-        oda.iccCertificate = nil
-        oda.iccRemainder = nil
-        profile.offlineDataAuthentication = oda
-        let issued = try profile.certifyICCKey(oda, staticData: try profile.staticDataToBeAuthenticated())
-        oda.iccCertificate = HexBytes(issued.certificate)
-        oda.iccRemainder = HexBytes(issued.remainder)
-        profile.offlineDataAuthentication = oda
+        var profile = mastercardProfile(oda: nil)
+        profile.name = "Mastercard mag-stripe mode test card (CVC3, CDCVM)"
+        profile.pan = pan
+        profile.cardholderName = nil
+        profile.applicationInterchangeProfile = hex("0200")
+        profile.records = [
+            .init(
+                sfi: 1, number: 1, tags: ["9F6C", "9F62", "9F63", "56", "9F64", "9F65", "9F66", "9F6B", "9F67", "9F69"])
+        ]
+        profile.additionalData = [:]
+        profile.cdol1 = nil
+        profile.cdol2 = nil
+        profile.cvmList = nil
+        profile.issuerActionCodes = nil
+        profile.offlinePIN = nil
+        profile.logFormat = nil
+        profile.issuerMasterKeys.cvc3 = hex("5B3D2F6E7A1C0B4D8E9F1A2B3C4D5E6F")
+        profile.magStripe = .init(
+            track1: "B\(pan)^MAGSTRIPE/TEST^3012201000000000000000000000",
+            track2: hex(pan + "D30122010000000000000F"),
+            pcvc3Track1: hex("000000000F00"), punatcTrack1: hex("0000000000FE"), natcTrack1: 2,
+            pcvc3Track2: hex("0F00"), punatcTrack2: hex("00FE"), natcTrack2: 2, udol: hex("9F6A04"),
+            applicationVersionNumber: hex("0001"))
         return profile
     }
 }
