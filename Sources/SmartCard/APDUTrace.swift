@@ -206,7 +206,8 @@ extension APDUTrace {
         }
         let response = ResponseAPDU(
             data: Array(responseBytes.dropLast(2)),
-            statusWord: StatusWord(sw1: responseBytes[responseBytes.count - 2], sw2: responseBytes[responseBytes.count - 1]))
+            statusWord: StatusWord(
+                sw1: responseBytes[responseBytes.count - 2], sw2: responseBytes[responseBytes.count - 1]))
         return Exchange(command: command, response: response, note: note, lineNumber: lineNumber)
     }
 

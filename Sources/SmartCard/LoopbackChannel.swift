@@ -5,7 +5,8 @@ public import EMV
 ///
 /// Each command is encoded to bytes and parsed back before the applet sees it, and each response likewise before
 /// the caller does, so the loopback exercises the real APDU codecs the way a wire would. Faults from a
-/// ``FaultPlan`` (latency, card removal, corrupted or truncated responses) are injected deterministically.
+/// ``FaultPlan`` (latency, card removal, torn transactions, time-outs, corrupted or truncated responses) are injected
+/// deterministically.
 ///
 /// ```swift
 /// let channel = LoopbackChannel(applet: card)
@@ -87,6 +88,9 @@ public actor LoopbackChannel<Applet: CardApplet>: CardChannel {
             throw SmartCardError(
                 code: .cardRemoved, message: "the card left the field before command \(commandCount) (injected)")
         }
+        if actions.contains(.timeOut) {
+            throw SmartCardError(code: .timedOut, message: "no answer to command \(commandCount) in time (injected)")
+        }
         let received: CommandAPDU
         do {
             received = try CommandAPDU(bytes: command.bytes)
@@ -107,7 +111,7 @@ public actor LoopbackChannel<Applet: CardApplet>: CardChannel {
                 if bytes.indices.contains(position) { bytes[position] ^= mask }
             case .truncate(let length):
                 if length < bytes.count { bytes.removeSubrange(max(length, 0)...) }
-            case .removeCard:
+            case .removeCard, .timeOut:
                 break
             }
         }

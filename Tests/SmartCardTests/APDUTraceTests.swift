@@ -1,4 +1,5 @@
 import EMV
+import Foundation
 import SmartCard
 import Testing
 
@@ -27,7 +28,10 @@ struct APDUTraceTests {
         #expect(trace.exchanges[0].command == .selectPPSE)
         #expect(trace.exchanges[0].lineNumber == 6)
         #expect(trace.exchanges[1].command == (try CommandAPDU.getProcessingOptions(pdolData: [])))
-        #expect(trace.exchanges[1].response.data == [0x77, 0x0A, 0x82, 0x02, 0x00, 0x00, 0x94, 0x04, 0x08, 0x01, 0x01, 0x00])
+        #expect(
+            trace.exchanges[1].response.data == [
+                0x77, 0x0A, 0x82, 0x02, 0x00, 0x00, 0x94, 0x04, 0x08, 0x01, 0x01, 0x00,
+            ])
         #expect(trace.exchanges[1].note == "GPO, no PDOL")
         #expect(trace.exchanges[2].response == ResponseAPDU(statusWord: StatusWord(0x6A83)))
         #expect(trace.trailer == ["the end"])
@@ -35,7 +39,8 @@ struct APDUTraceTests {
 
     @Test("Header values continue on lines that start with a space")
     func continuedHeaderValues() throws {
-        let trace = try APDUTrace(text: "# outcome: online request,\n#   ARQC in the GPO response\n#  \n# kernel: C-3\n#   \n")
+        let trace = try APDUTrace(
+            text: "# outcome: online request,\n#   ARQC in the GPO response\n#  \n# kernel: C-3\n#   \n")
         #expect(trace.headerValue("outcome") == "online request, ARQC in the GPO response")
         #expect(trace.headerValue("kernel") == "C-3")
         // A continuation line is never a key line of its own.
@@ -60,13 +65,25 @@ struct APDUTraceTests {
             APDUTrace(),
             APDUTrace(header: ["only a header"]),
             APDUTrace(trailer: ["only a trailer"]),
-            APDUTrace(exchanges: [.init(command: .selectPPSE, response: .init(statusWord: .success), comments: ["first"])]),
+            APDUTrace(exchanges: [
+                .init(command: .selectPPSE, response: .init(statusWord: .success), comments: ["first"])
+            ]),
             APDUTrace(
-                header: ["h", ""], exchanges: [.init(command: .selectPPSE, response: .init(statusWord: .success), note: "")],
+                header: ["h", ""],
+                exchanges: [.init(command: .selectPPSE, response: .init(statusWord: .success), note: "")],
                 trailer: ["t"]),
         ])
     func roundTripShapes(trace: APDUTrace) throws {
         #expect(try APDUTrace(text: trace.text) == trace)
+    }
+
+    @Test("Reads a trace file, and reports a missing one")
+    func file() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("apdu-trace-\(UUID().uuidString).trace")
+        try Data(Self.sample.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try APDUTrace(contentsOf: url) == APDUTrace(text: Self.sample))
+        #expect(throws: (any Error).self) { try APDUTrace(contentsOf: url.appendingPathExtension("missing")) }
     }
 
     @Test("Windows line ends and surrounding whitespace are accepted")

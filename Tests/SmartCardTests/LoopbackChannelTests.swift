@@ -125,6 +125,23 @@ struct LoopbackChannelTests {
         #expect(await channel.isCardPresent == false)
     }
 
+    @Test("A time-out: the card never sees the command and stays in the field")
+    func timeOut() async throws {
+        let channel = LoopbackChannel(
+            applet: CounterApplet(), faults: FaultPlan(faults: [.timedOut(at: .command(number: 1))]))
+        await #expect(throws: SmartCardError.timedOut) { try await channel.transmit(.count) }
+        #expect(await channel.applet.counter == 0)
+        #expect(await channel.isCardPresent)
+        #expect(try await channel.transmit(.count).data == [0, 1])
+    }
+
+    @Test("A plan is empty without latency or faults")
+    func planIsEmpty() {
+        #expect(FaultPlan.none.isEmpty)
+        #expect(!FaultPlan(latency: .milliseconds(1)).isEmpty)
+        #expect(!FaultPlan(faults: [.cardRemoved(afterCommands: 0)]).isEmpty)
+    }
+
     @Test(
         "A corrupted byte is flipped where the fault says",
         arguments: [
@@ -155,7 +172,9 @@ struct LoopbackChannelTests {
     func truncatedResponse(length: Int, expected: ResponseAPDU) async throws {
         let channel = LoopbackChannel(
             applet: CounterApplet(),
-            faults: FaultPlan(faults: [.truncatedResponse(at: .instruction(Instruction(rawValue: 0x01)), toLength: length)]))
+            faults: FaultPlan(faults: [
+                .truncatedResponse(at: .instruction(Instruction(rawValue: 0x01)), toLength: length)
+            ]))
         #expect(try await channel.transmit(.echo([1, 2, 3])) == expected)
     }
 
@@ -177,7 +196,8 @@ struct LoopbackChannelTests {
                 .corruptedResponse(at: .command(number: 1), byte: 0, mask: 0x10),
                 .truncatedResponse(at: .command(number: 1), toLength: 3),
             ]))
-        #expect(try await channel.transmit(.echo([1, 2, 3])) == ResponseAPDU(data: [0x11], statusWord: StatusWord(0x0203)))
+        #expect(
+            try await channel.transmit(.echo([1, 2, 3])) == ResponseAPDU(data: [0x11], statusWord: StatusWord(0x0203)))
     }
 
     @Test("A new fault plan restarts the command count")

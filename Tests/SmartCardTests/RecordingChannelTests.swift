@@ -7,13 +7,17 @@ struct RecordingChannelTests {
     @Test("Records each command with its response and timing, and passes the response on")
     func records() async throws {
         let clock = ManualClock()
-        let loopback = LoopbackChannel(applet: CounterApplet(), faults: FaultPlan(latency: .milliseconds(2)), clock: clock)
+        let loopback = LoopbackChannel(
+            applet: CounterApplet(), faults: FaultPlan(latency: .milliseconds(2)), clock: clock)
         let recorder = RecordingChannel(loopback, clock: clock)
         #expect(try await recorder.transmit(.echo([7])) == ResponseAPDU(data: [7], statusWord: .success))
         #expect(try await recorder.transmit(.count).data == [0, 1])
         let exchanges = await recorder.exchanges
         #expect(exchanges.map(\.command) == [.echo([7]), .count])
-        #expect(exchanges.map(\.response) == [ResponseAPDU(data: [7], statusWord: .success), ResponseAPDU(data: [0, 1], statusWord: .success)])
+        #expect(
+            exchanges.map(\.response) == [
+                ResponseAPDU(data: [7], statusWord: .success), ResponseAPDU(data: [0, 1], statusWord: .success),
+            ])
         // The manual clock moves only by the loopback's latency.
         #expect(exchanges.map(\.start) == [.zero, .milliseconds(2)])
         #expect(exchanges.map(\.duration) == [.milliseconds(2), .milliseconds(2)])
@@ -52,7 +56,8 @@ struct RecordingChannelTests {
     @Test("Timings go into the trace's notes on request")
     func timings() async throws {
         let clock = ManualClock()
-        let loopback = LoopbackChannel(applet: CounterApplet(), faults: FaultPlan(latency: .microseconds(1_250)), clock: clock)
+        let loopback = LoopbackChannel(
+            applet: CounterApplet(), faults: FaultPlan(latency: .microseconds(1_250)), clock: clock)
         let recorder = RecordingChannel(loopback, clock: clock)
         _ = try await recorder.transmit(.count)
         _ = try await recorder.transmit(.count)

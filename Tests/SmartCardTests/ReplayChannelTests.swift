@@ -36,7 +36,9 @@ struct ReplayChannelTests {
     @Test("A kernel sending the same commands gets the recorded responses, in order")
     func sequential() async throws {
         let channel = ReplayChannel(trace: Self.trace)
-        let commands = [Self.ppse, Self.selectVisa, Self.gpo, Self.record1, Self.record2, Self.getData, Self.generateAC]
+        let commands = [
+            Self.ppse, Self.selectVisa, Self.gpo, Self.record1, Self.record2, Self.getData, Self.generateAC,
+        ]
         var responses: [ResponseAPDU] = []
         for command in commands { responses.append(try await channel.transmit(command)) }
         #expect(responses == Self.trace.exchanges.map(\.response))

@@ -62,9 +62,11 @@ struct ReaderShapedReplayTests {
         return reading
     }
 
-    @Test("Visa traces: the GPO answers with an ARQC and every AFL record replays", arguments: [
-        "visa-prepaid-qvsdc-online.trace", "visa-prepaid-qvsdc-fdda.trace",
-    ])
+    @Test(
+        "Visa traces: the GPO answers with an ARQC and every AFL record replays",
+        arguments: [
+            "visa-prepaid-qvsdc-online.trace", "visa-prepaid-qvsdc-fdda.trace", "visa-prepaid-qvsdc-records.trace",
+        ])
     func visa(name: String) async throws {
         let trace = try TraceFiles.load(name)
         let reading = try await Self.read(over: ReplayChannel(trace: trace))
@@ -84,7 +86,8 @@ struct ReaderShapedReplayTests {
         #expect(trace.headerValue("outcome")?.contains("ARQC") == true)
     }
 
-    @Test("Mastercard traces: records replay (out of the recorder's order), then GENERATE AC is not in the trace",
+    @Test(
+        "Mastercard traces: records replay (out of the recorder's order), then GENERATE AC is not in the trace",
         arguments: ["mastercard-mchip-cda-records.trace", "mastercard-debit-eftpos-cobadged.trace"])
     func mastercard(name: String) async throws {
         let trace = try TraceFiles.load(name)

@@ -16,6 +16,6 @@ enum TraceFiles {
     /// Reads and parses one shipped trace.
     static func load(_ name: String) throws -> APDUTrace {
         guard let url = directory?.appendingPathComponent(name) else { throw CocoaError(.fileNoSuchFile) }
-        return try APDUTrace(text: String(decoding: try Data(contentsOf: url), as: UTF8.self))
+        return try APDUTrace(contentsOf: url)
     }
 }
