@@ -64,6 +64,22 @@ import Testing
         #expect(result.outcome.reason == .offlineDataAuthenticationFailed)
     }
 
+    @Test func visaPrepaidWithSignedDataInARecordAttemptsFDDA() async throws {
+        // The card keeps its 9F4B in SFI 2 record 4 instead of the GPO response; Kernel 3 verifies it wherever it
+        // comes from. The source masked it and the ICC certificate, so fDDA fails and, with CTQ 0000 (neither "go
+        // online" nor "switch interface" when ODA fails), the kernel declines rather than going online.
+        let result = try await Self.kernel().perform(
+            Self.zeroAUD, over: try Self.replay("visa-prepaid-qvsdc-records.trace"))
+        #expect(result.exchanges.map(\.command.ins) == [0xA4, 0xA4, 0xA8, 0xB2, 0xB2, 0xB2, 0xB2, 0xB2])
+        #expect(result.events.contains(.cryptogramReceived(type: "ARQC", atc: [0x00, 0xD0])))
+        #expect(
+            result.events.contains {
+                if case .offlineDataAuthentication(.failed(.fDDA, _)) = $0 { true } else { false }
+            })
+        #expect(result.outcome.status == .declined)
+        #expect(result.outcome.reason == .offlineDataAuthenticationFailed)
+    }
+
     @Test(arguments: ["mastercard-mchip-cda-records.trace", "mastercard-debit-eftpos-cobadged.trace"])
     func mastercardTracesEndAtTheMissingGenerateAC(name: String) async throws {
         // 10.00 EUR is over the floor limit (0), so terminal action analysis asks for an ARQC.
