@@ -47,7 +47,9 @@ import Testing
         // Byte 40 of the GENERATE AC response lies inside the CDA signature (9F4B follows 9F27 and 9F36).
         let channel = try loopback([.corruptedResponse(at: .instruction(.generateAC), byte: 40, mask: 0x01)])
         let result = await kernel.perform(EmulatedCards.euros(100), over: channel)
-        #expect(result.events.contains { if case .offlineDataAuthentication(.failed(.cda, _)) = $0 { true } else { false } })
+        #expect(
+            result.events.contains { if case .offlineDataAuthentication(.failed(.cda, _)) = $0 { true } else { false } }
+        )
         #expect(result.outcome.status == .endApplication)
     }
 }
