@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "EMV", targets: ["EMV"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
+        .library(name: "CardEmulator", targets: ["CardEmulator"]),
+        .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -36,6 +38,17 @@ let package = Package(
             dependencies: ["EMV"],
             swiftSettings: strictness
         ),
+        .target(
+            name: "CardEmulator",
+            dependencies: ["EMV"],
+            resources: [.copy("Profiles")],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "ReaderKernel",
+            dependencies: ["EMV", "SmartCard"],
+            swiftSettings: strictness
+        ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
         .target(
             name: "CryptoBatch",
@@ -55,6 +68,16 @@ let package = Package(
             name: "EMVTests",
             dependencies: ["EMV"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "CardEmulatorTests",
+            dependencies: ["CardEmulator"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ReaderKernelTests",
+            dependencies: ["ReaderKernel", "SmartCard", "CardEmulator"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -52,16 +52,9 @@ extension RSAPrivateKey {
     ///   - terminalDynamicData: the DDOL data, the fDDA input, or the Unpredictable Number for CDA.
     /// - Throws: ``ODAError/invalidInput`` when the dynamic data does not fit.
     public func signDynamicApplicationData(iccDynamicData: [UInt8], terminalDynamicData: [UInt8]) throws -> [UInt8] {
-        guard iccDynamicData.count <= modulusLength - 25 else {
-            throw ODAError(.invalidInput, "ICC dynamic data does not fit a \(modulusLength)-byte signature")
-        }
-        let padding = SignedDataFrame.padding(modulusLength - 25 - iccDynamicData.count)
-        return try SignedDataFrame.sign(
-            format: SignedDynamicApplicationData.format,
-            data: [SignedDataFrame.sha1Indicator, UInt8(iccDynamicData.count)] + iccDynamicData + padding,
-            extra: [terminalDynamicData],
-            with: self
-        )
+        try signDynamicData(
+            format: SignedDynamicApplicationData.format, iccDynamicData: iccDynamicData,
+            terminalDynamicData: terminalDynamicData)
     }
 
     /// What the signer chooses in a certificate besides the key.

@@ -1,0 +1,156 @@
+import CardEmulator
+import EMV
+import Foundation
+import Testing
+
+/// Visa qVSDC end to end against the card: PPSE, SELECT, GPO with the cryptogram, records, issuer-side ARQC check and
+/// terminal-side fDDA through the shipped test CA.
+@Suite struct VisaTransactionTests {
+    @Test func ppseListsTheVisaApplicationWithKernel3() throws {
+        var (_, card) = try Fixtures.visa()
+        let response = card.respond(to: .selectPPSE)
+        #expect(response.statusWord == .success)
+        let fci = try TLV.parseOne(response.data)
+        #expect(fci.tag == .fileControlInformationTemplate)
+        #expect(try fci.bytes(.dedicatedFileName) == CommandAPDU.proximityPaymentSystemEnvironment)
+        let entry = try #require(fci.first(.applicationTemplate))
+        #expect(try entry.bytes(.applicationIdentifier) == [0xA0, 0, 0, 0, 0x03, 0x10, 0x10])
+        #expect(try entry.bytes(.applicationLabel) == Array("VISA CREDIT".utf8))
+        #expect(try entry.bytes(.applicationPriorityIndicator) == [0x01])
+        #expect(try entry.bytes(.kernelIdentifier) == [0x03])
+    }
+
+    @Test func selectAnswersTheFCIWithThePDOL() throws {
+        var (profile, card) = try Fixtures.visa()
+        let response = card.respond(to: try .select(name: [0xA0, 0, 0, 0, 0x03, 0x10, 0x10]))
+        #expect(response.statusWord == .success)
+        let fci = try TLV.parseOne(response.data)
+        #expect(try fci.bytes(.dedicatedFileName) == [0xA0, 0, 0, 0, 0x03, 0x10, 0x10])
+        let proprietary = try #require(fci.first(.fciProprietaryTemplate))
+        #expect(try proprietary.bytes(.pdol) == profile.pdol?.bytes)
+        #expect(try proprietary.bytes(.languagePreference) == Array("en".utf8))
+        #expect(try DataObjectList(try proprietary.bytes(.pdol)).relatedDataLength == 33)
+    }
+
+    @Test func qVSDCTransactionGivesAVerifiableARQCAndFDDA() throws {
+        var (profile, card) = try Fixtures.visa()
+        card.authenticateCardholder()
+        _ = card.respond(to: .selectPPSE)
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let pdolData = Fixtures.visaPDOLData()
+        let response = card.respond(to: try .getProcessingOptions(pdolData: pdolData))
+        #expect(response.statusWord == .success)
+        let gpo = try TLV.parseOne(response.data)
+        #expect(gpo.tag == .responseMessageTemplateFormat2)
+        #expect(gpo.children.map(\.tag) == [
+            .applicationInterchangeProfile, .applicationFileLocator, .track2EquivalentData, .panSequenceNumber,
+            .issuerApplicationData, .applicationCryptogram, .cryptogramInformationData, .applicationTransactionCounter,
+            .signedDynamicApplicationData, .cardTransactionQualifiers, .formFactorIndicator,
+        ])
+        #expect(try gpo.bytes(.cryptogramInformationData) == [0x80])
+        #expect(try gpo.bytes(.applicationTransactionCounter) == [0x00, 0x01])
+        let ctq = try CardTransactionQualifiers(bytes: try gpo.bytes(.cardTransactionQualifiers))
+        #expect(ctq.contains(.consumerDeviceCVMPerformed))
+        #expect(!card.isCardholderVerified, "the transaction consumes the wallet's verification")
+
+        // Issuer: the ARQC verifies under the issuer master key, with the IAD the card sent (Visa format, CVN 18).
+        let iad = try gpo.bytes(.issuerApplicationData)
+        let typedIAD = try VisaIssuerApplicationData(bytes: iad)
+        #expect(typedIAD.cryptogramVersionNumber == 0x12)
+        #expect(typedIAD.cardVerificationResults.firstGenerateAC == .arqc)
+        #expect(typedIAD.cardVerificationResults.contains(.ddaPerformed))
+        let data = Fixtures.cryptogramData(
+            visaPDOLData: pdolData, aip: try gpo.bytes(.applicationInterchangeProfile),
+            atc: try gpo.bytes(.applicationTransactionCounter))
+        #expect(try Fixtures.issuerVerifies(profile, ac: try gpo.bytes(.applicationCryptogram), terminal: data, iad: iad))
+        var tampered = data
+        tampered.amountAuthorized = Fixtures.n12(9_999)
+        #expect(!(try Fixtures.issuerVerifies(profile, ac: try gpo.bytes(.applicationCryptogram), terminal: tampered, iad: iad)))
+
+        // Terminal: records, keys through the test CA, and the fDDA signature over UN, amount, currency and 9F69.
+        let (records, parsed) = try Fixtures.readRecords(&card, afl: try gpo.bytes(.applicationFileLocator))
+        let iccKey = try Fixtures.recoverICCKey(
+            records: records, parsed: parsed, gpo: gpo, rid: [0xA0, 0, 0, 0, 0x03])
+        let cardAuthenticationData = Array(
+            try #require(parsed.lazy.compactMap { $0.first(.cardAuthenticationRelatedData) }.first).value)
+        let input = try SignedDynamicApplicationData.fDDATerminalDynamicData(
+            unpredictableNumber: [1, 2, 3, 4], amountAuthorised: Fixtures.n12(1_234),
+            transactionCurrencyCode: [0x08, 0x26], cardAuthenticationRelatedData: cardAuthenticationData)
+        let signature = try SignedDynamicApplicationData(
+            recovering: try gpo.bytes(.signedDynamicApplicationData), with: iccKey,
+            format: SignedDynamicApplicationData.fDDAFormat)
+        try signature.verify(terminalDynamicData: input)
+        #expect(try signature.iccDynamicNumber() == [0x00, 0x01])
+        #expect(throws: ODAError.hashMismatch) {
+            try signature.verify(
+                terminalDynamicData: try SignedDynamicApplicationData.fDDATerminalDynamicData(
+                    unpredictableNumber: [1, 2, 3, 5], amountAuthorised: Fixtures.n12(1_234),
+                    transactionCurrencyCode: [0x08, 0x26], cardAuthenticationRelatedData: cardAuthenticationData))
+        }
+    }
+
+    @Test func noFDDAWhenTheReaderDoesNotAskForODAOnline() throws {
+        var (profile, card) = try Fixtures.visa()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        var ttq = Fixtures.readerTTQ
+        ttq.remove(.odaForOnlineAuthorizationsSupported)
+        let response = card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData(ttq: ttq)))
+        let gpo = try TLV.parseOne(response.data)
+        #expect(gpo.first(.signedDynamicApplicationData) == nil)
+        #expect(try gpo.bytes(.cryptogramInformationData) == [0x80])
+        let ctq = try CardTransactionQualifiers(bytes: try gpo.bytes(.cardTransactionQualifiers))
+        #expect(!ctq.contains(.consumerDeviceCVMPerformed))
+    }
+
+    @Test func seePhoneWhenTheReaderRequiresACVMAndTheWalletHasNotVerified() throws {
+        var (profile, card) = try Fixtures.visa()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        var ttq = Fixtures.readerTTQ
+        ttq.insert(.cvmRequired)
+        let response = card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData(ttq: ttq)))
+        #expect(response.statusWord == CardStatus.seePhone)
+        #expect(response.statusWord == StatusWord(0x6986))
+        #expect(card.lastATC == nil, "no ATC is used by a refused tap")
+
+        // The wallet verifies; the second tap goes through with CDCVM performed.
+        card.authenticateCardholder()
+        card.reset()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let retry = card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData(ttq: ttq)))
+        #expect(retry.statusWord == .success)
+        let ctq = try CardTransactionQualifiers(bytes: try TLV.parseOne(retry.data).bytes(.cardTransactionQualifiers))
+        #expect(ctq.contains(.consumerDeviceCVMPerformed))
+    }
+
+    @Test func pdolDataOfTheWrongLengthIs6700() throws {
+        var (profile, card) = try Fixtures.visa()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let short = card.respond(to: try .getProcessingOptions(pdolData: Array(Fixtures.visaPDOLData().dropLast())))
+        #expect(short.statusWord == .wrongLength)
+        let empty = card.respond(to: try .getProcessingOptions())
+        #expect(empty.statusWord == .wrongLength, "a strict card refuses 83 00 when it has a PDOL")
+    }
+
+    @Test func lenientModeAcceptsAnEmptyPDOLAndRunsContactEMV() throws {
+        var profile = try CardProfile.visaTest
+        profile.acceptsEmptyPDOLData = true
+        var card = try Fixtures.card(profile)
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let response = card.respond(to: try .getProcessingOptions())
+        #expect(response.statusWord == .success)
+        let gpo = try TLV.parseOne(response.data)
+        #expect(gpo.children.map(\.tag) == [.applicationInterchangeProfile, .applicationFileLocator])
+        // The cryptogram now comes from GENERATE AC over CDOL1.
+        let cdol1Data = Array(Fixtures.mastercardCDOL1Data().prefix(29))
+        let ac = card.respond(to: try .generateAC(.arqc, cdolData: cdol1Data))
+        #expect(ac.statusWord == .success)
+        let template = try TLV.parseOne(ac.data)
+        let data = Fixtures.cryptogramData(
+            cdol1Data: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
+            atc: try template.bytes(.applicationTransactionCounter))
+        #expect(
+            try Fixtures.issuerVerifies(
+                profile, ac: try template.bytes(.applicationCryptogram), terminal: data,
+                iad: try template.bytes(.issuerApplicationData)))
+    }
+}
