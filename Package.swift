@@ -60,6 +60,9 @@ let package = Package(
             dependencies: [
                 "EMV",
                 "CryptoBatch",
+                "SmartCard",
+                "CardEmulator",
+                "ReaderKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness
@@ -78,6 +81,17 @@ let package = Package(
         .testTarget(
             name: "ReaderKernelTests",
             dependencies: ["ReaderKernel", "SmartCard", "CardEmulator"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "SmartCardTests",
+            dependencies: ["SmartCard"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "TransactionTests",
+            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel"],
+            resources: [.copy("Traces")],
             swiftSettings: strictness
         ),
         .testTarget(
