@@ -60,6 +60,9 @@ let package = Package(
             dependencies: [
                 "EMV",
                 "CryptoBatch",
+                "SmartCard",
+                "CardEmulator",
+                "ReaderKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness
@@ -87,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TransactionTests",
-            dependencies: ["SmartCard", "EMV"],
+            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel"],
             resources: [.copy("Traces")],
             swiftSettings: strictness
         ),
