@@ -123,7 +123,7 @@ import Testing
         let record = hexBytes("70235A0847617390010100105F24032512315711" + "4761739001010010D2512201000000000F")
         let hex = TLVPrettyPrinter().maskedHex(record)
         #expect(!hex.contains("4761739001010010"))
-        #expect(hex.hasPrefix("70205A08" + String(repeating: "*", count: 16) + "5F2403251231" + "5711"))
+        #expect(hex.hasPrefix("70235A08" + String(repeating: "*", count: 16) + "5F2403251231" + "5711"))
         #expect(hex.count == record.count * 2)
     }
 
