@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "EMV", targets: ["EMV"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
+        .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -43,6 +44,11 @@ let package = Package(
             resources: [.copy("Profiles")],
             swiftSettings: strictness
         ),
+        .target(
+            name: "ReaderKernel",
+            dependencies: ["EMV", "SmartCard"],
+            swiftSettings: strictness
+        ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
         .target(
             name: "CryptoBatch",
@@ -54,6 +60,9 @@ let package = Package(
             dependencies: [
                 "EMV",
                 "CryptoBatch",
+                "SmartCard",
+                "CardEmulator",
+                "ReaderKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness
@@ -67,6 +76,22 @@ let package = Package(
         .testTarget(
             name: "CardEmulatorTests",
             dependencies: ["CardEmulator"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ReaderKernelTests",
+            dependencies: ["ReaderKernel", "SmartCard", "CardEmulator"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "SmartCardTests",
+            dependencies: ["SmartCard"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "TransactionTests",
+            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel"],
+            resources: [.copy("Traces")],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -12,6 +12,8 @@ public struct SmartCardError: CodedError {
             case transmissionFailed
             case malformedResponse
             case timedOut
+            case unexpectedCommand
+            case traceExhausted
         }
 
         private let base: Base
@@ -26,6 +28,10 @@ public struct SmartCardError: CodedError {
         public static let malformedResponse = Code(.malformedResponse)
         /// No response within the transport's time limit.
         public static let timedOut = Code(.timedOut)
+        /// A ``ReplayChannel`` received a command that does not match the recorded one (see ``traceLine``).
+        public static let unexpectedCommand = Code(.unexpectedCommand)
+        /// A ``ReplayChannel`` received a command after the last recorded exchange.
+        public static let traceExhausted = Code(.traceExhausted)
 
         /// The code's name, as in `SmartCardError.Code.cardRemoved`.
         public var description: String { base.rawValue }
@@ -39,11 +45,14 @@ public struct SmartCardError: CodedError {
     public let file: String
     /// Source line that raised the error (not part of equality).
     public let line: UInt
+    /// For replay errors, the line of the trace text whose exchange was expected (not part of equality).
+    public let traceLine: Int?
 
     /// Creates an error.
-    public init(code: Code, message: String, file: String = #fileID, line: UInt = #line) {
+    public init(code: Code, message: String, traceLine: Int? = nil, file: String = #fileID, line: UInt = #line) {
         self.code = code
         self.message = message
+        self.traceLine = traceLine
         self.file = file
         self.line = line
     }
@@ -60,4 +69,8 @@ public struct SmartCardError: CodedError {
     public static let malformedResponse = pattern(.malformedResponse)
     /// Matches any ``Code/timedOut`` error.
     public static let timedOut = pattern(.timedOut)
+    /// Matches any ``Code/unexpectedCommand`` error.
+    public static let unexpectedCommand = pattern(.unexpectedCommand)
+    /// Matches any ``Code/traceExhausted`` error.
+    public static let traceExhausted = pattern(.traceExhausted)
 }

@@ -116,3 +116,19 @@ import Testing
         #expect(!text.contains("4921828094"))
     }
 }
+
+@Suite struct MaskedHexTests {
+    @Test func masksSensitiveValuesKeepsTheRest() {
+        // 70 { 5A 4761739001010010, 5F24 251231, 57 4761739001010010D25122010000 }
+        let record = hexBytes("70235A0847617390010100105F24032512315711" + "4761739001010010D2512201000000000F")
+        let hex = TLVPrettyPrinter().maskedHex(record)
+        #expect(!hex.contains("4761739001010010"))
+        #expect(hex.hasPrefix("70235A08" + String(repeating: "*", count: 16) + "5F2403251231" + "5711"))
+        #expect(hex.count == record.count * 2)
+    }
+
+    @Test func unparsableBytesAreMaskedWhole() {
+        #expect(TLVPrettyPrinter().maskedHex(hexBytes("5A0847617390")) == String(repeating: "*", count: 12))
+        #expect(TLVPrettyPrinter().maskedHex([]) == "")
+    }
+}

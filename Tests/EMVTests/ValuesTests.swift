@@ -615,3 +615,24 @@ private func decimal(_ text: String) -> Decimal {
         #expect(throws: ValueError.invalidLength) { try CVMResults(bytes: hex("1F03")) }
     }
 }
+
+@Suite struct ApplicationFileLocatorTests {
+    @Test func recordsAndAuthenticationFlags() throws {
+        // The AAB Debit Mastercard's AFL (tlv-real-cards.json): SFI 1 record 1; SFI 2 record 1 (authenticated);
+        // SFI 4 records 1-2.
+        let bytes: [UInt8] = [0x08, 1, 1, 0, 0x10, 1, 1, 1, 0x20, 1, 2, 0]
+        let afl = try #require(ApplicationFileLocator(bytes: bytes))
+        #expect(afl.records.map { [$0.sfi, $0.number] } == [[1, 1], [2, 1], [4, 1], [4, 2]])
+        #expect(afl.records.map(\.isAuthenticated) == [false, true, false, false])
+        #expect(afl.bytes == bytes)
+        #expect(ApplicationFileLocator(bytes: [])?.records.isEmpty == true)
+    }
+
+    @Test(arguments: [
+        [UInt8]([0x08, 1, 1]), [0x09, 1, 1, 0], [0x00, 1, 1, 0], [0xF8, 1, 1, 0], [0x08, 0, 1, 0], [0x08, 2, 1, 0],
+        [0x08, 1, 2, 3],
+    ])
+    func malformedEntriesAreRejected(bytes: [UInt8]) {
+        #expect(ApplicationFileLocator(bytes: bytes) == nil)
+    }
+}

@@ -24,31 +24,22 @@ public struct StaticDataToBeAuthenticated: Hashable, Sendable {
         applicationInterchangeProfile: [UInt8]? = nil,
         staticDataAuthenticationTagList: [UInt8]? = nil
     ) throws {
-        guard afl.count % 4 == 0 else { throw ODAError(.invalidStaticData, "AFL length is not a multiple of 4") }
+        guard let locator = ApplicationFileLocator(bytes: afl) else {
+            throw ODAError(.invalidStaticData, "the AFL is malformed")
+        }
         var bytes: [UInt8] = []
-        for entry in stride(from: 0, to: afl.count, by: 4) {
-            let sfi = afl[entry] >> 3
-            let first = afl[entry + 1]
-            let last = afl[entry + 2]
-            let count = afl[entry + 3]
-            guard afl[entry] & 0x07 == 0, (1...30).contains(sfi), first >= 1, last >= first,
-                Int(count) <= Int(last - first) + 1
-            else {
-                throw ODAError(.invalidStaticData, "AFL entry \(entry / 4) is malformed")
+        for entry in locator.records where entry.isAuthenticated {
+            guard let data = record(entry.sfi, entry.number) else {
+                throw ODAError(.invalidStaticData, "record \(entry.number) of SFI \(entry.sfi) was not read")
             }
-            for index in 0..<Int(count) {
-                let number = first + UInt8(index)  // at most `last`, so no overflow
-                guard let data = record(sfi, number) else {
-                    throw ODAError(.invalidStaticData, "record \(number) of SFI \(sfi) was not read")
+            if entry.sfi <= 10 {
+                guard let value = Self.recordTemplateValue(data) else {
+                    throw ODAError(
+                        .invalidStaticData, "record \(entry.number) of SFI \(entry.sfi) is not one '70' template")
                 }
-                if sfi <= 10 {
-                    guard let value = Self.recordTemplateValue(data) else {
-                        throw ODAError(.invalidStaticData, "record \(number) of SFI \(sfi) is not one '70' template")
-                    }
-                    bytes += value
-                } else {
-                    bytes += data
-                }
+                bytes += value
+            } else {
+                bytes += data
             }
         }
         if let tagList = staticDataAuthenticationTagList {
