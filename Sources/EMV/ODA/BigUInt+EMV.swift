@@ -43,8 +43,6 @@ extension BigUInt {
             }
             return result
         }
-        // Odd moduli (RSA primes and moduli) take Montgomery multiplication: no division per product.
-        if let montgomery = MontgomeryModulus(modulus) { return montgomery.power(base, exponent) }
         // powers[i] = base^i for i in 0..<16
         var powers = [BigUInt(1), base]
         for _ in 2..<16 { powers.append((powers[powers.count - 1] * base) % modulus) }
