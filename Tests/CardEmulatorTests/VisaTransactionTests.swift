@@ -134,6 +134,10 @@ import Testing
         #expect(short.statusWord == .wrongLength)
         let empty = card.respond(to: try .getProcessingOptions())
         #expect(empty.statusWord == .wrongLength, "a strict card refuses 83 00 when it has a PDOL")
+        // The applet's switch turns the lenient mode on without a new personalisation.
+        #expect(!card.acceptsEmptyPDOLData)
+        card.acceptsEmptyPDOLData = true
+        #expect(card.respond(to: try .getProcessingOptions()).statusWord == .success)
     }
 
     @Test func lenientModeAcceptsAnEmptyPDOLAndRunsContactEMV() throws {
