@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// vpcd's side of the protocol, for tests: listens on an ephemeral port of 127.0.0.1, accepts the virtual card, and
@@ -123,10 +123,13 @@ final class FakeVPCD: Sendable {
                 var chunk = [UInt8](repeating: 0, count: max(count, 1))
                 while bytes.count < count {
                     try FakeVPCD.waitReadable(descriptor, within: limit, for: "\(count) bytes")
-                    let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count - bytes.count, 0) }
+                    let received = chunk.withUnsafeMutableBytes {
+                        recv(descriptor, $0.baseAddress, count - bytes.count, 0)
+                    }
                     if received == 0 {
                         if endOK { return bytes }
-                        throw Failure(description: "the card closed the connection after \(bytes.count) of \(count) bytes")
+                        throw Failure(
+                            description: "the card closed the connection after \(bytes.count) of \(count) bytes")
                     }
                     guard received > 0 else { throw Failure(description: "recv: errno \(errno)") }
                     bytes += chunk[..<received]
@@ -139,9 +142,9 @@ final class FakeVPCD: Sendable {
     // MARK: - Plumbing
 
     #if canImport(Darwin)
-    private static let streamSocket = SOCK_STREAM
+        private static let streamSocket = SOCK_STREAM
     #else
-    private static let streamSocket = Int32(SOCK_STREAM.rawValue)
+        private static let streamSocket = Int32(SOCK_STREAM.rawValue)
     #endif
 
     static func waitReadable(_ descriptor: Int32, within limit: Duration, for what: String) throws {
@@ -164,9 +167,9 @@ private func posixAccept(_ listener: Int32) -> Int32 {
 
 private func posixSend(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
-    send(descriptor, pointer, count, 0)
+        send(descriptor, pointer, count, 0)
     #else
-    send(descriptor, pointer, count, Int32(MSG_NOSIGNAL))
+        send(descriptor, pointer, count, Int32(MSG_NOSIGNAL))
     #endif
 }
 

@@ -72,7 +72,9 @@ struct VirtualCardLinkTests {
         #expect(all.last == .stopped)
     }
 
-    @Test("malformed frames are ignored or answered 6700; a frame cut short by the close is reported and the card reconnects")
+    @Test(
+        "malformed frames are ignored or answered 6700; a frame cut short by the close is reported and the card reconnects"
+    )
     func malformedFrames() async throws {
         let vpcd = try FakeVPCD()
         let events = EventLog()
@@ -166,7 +168,7 @@ struct VirtualCardLinkTests {
         let started = ContinuousClock.now
         task.cancel()
         try await task.value
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(ContinuousClock.now - started < .seconds(2))  // generous: CI machines are loaded
         try await connection.expectClosed()
         #expect(events.all.last == .stopped)
         #expect(link.withCard { $0.isPowered } == false)
@@ -182,7 +184,7 @@ struct VirtualCardLinkTests {
         let started = ContinuousClock.now
         task.cancel()
         try await task.value
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(ContinuousClock.now - started < .seconds(2))  // generous: CI machines are loaded
     }
 
     @Test("in a ServiceGroup, graceful shutdown ends the link and the group, and removes the card")
@@ -221,7 +223,10 @@ struct VirtualCardLinkTests {
             applet: CounterApplet(), endpoint: VPCDEndpoint(host: "no-such-host.invalid", port: 35963),
             reconnectDelay: .milliseconds(10) ... .milliseconds(10), onEvent: events.record)
         let task = Task { try await link.run() }
-        #expect(try await events.wait { if case .connectionFailed(let error, _, _) = $0 { error.code == .connectionFailed } else { false } })
+        #expect(
+            try await events.wait {
+                if case .connectionFailed(let error, _, _) = $0 { error.code == .connectionFailed } else { false }
+            })
         task.cancel()
         try await task.value
     }

@@ -28,7 +28,9 @@ extension Tap {
                 """
         )
 
-        @Option(help: ArgumentHelp("vpcd's address (the DEVICENAME port of its reader.conf entry).", valueName: "host:port"))
+        @Option(
+            help: ArgumentHelp("vpcd's address (the DEVICENAME port of its reader.conf entry).", valueName: "host:port")
+        )
         var vpcd = VPCDEndpoint.local.description
         @Option(
             help: ArgumentHelp(
