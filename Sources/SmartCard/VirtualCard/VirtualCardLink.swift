@@ -74,6 +74,8 @@ public final class VirtualCardLink<Applet: CardApplet>: Service, Sendable {
                     finished.resume()
                 }
                 thread.name = "vpcd \(endpoint)"
+                // The applet signs (RSA for fDDA and CDA) on this thread: give it a main thread's stack, not 512 KiB.
+                thread.stackSize = 8 << 20
                 thread.start()
             }
         } onCancelOrGracefulShutdown: {

@@ -42,12 +42,12 @@ enum EmulatedCardSource: ExpressibleByArgument, CustomStringConvertible {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw ValidationError("cannot read the card profile '\(path)': \(error.localizedDescription)")
+                throw EmulateError("cannot read the card profile '\(path)': \(error.localizedDescription)")
             }
             do {
                 return try CardProfile(jsonData: data)
             } catch {
-                throw ValidationError("'\(path)' is not a card profile: \(error)")
+                throw EmulateError("'\(path)' is not a card profile: \(error)")
             }
         }
     }
