@@ -27,6 +27,9 @@ final class FakeVPCD: Sendable {
         guard listener >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -58,6 +61,10 @@ final class FakeVPCD: Sendable {
             try Self.waitReadable(listener, within: limit, for: "a connection")
             let descriptor = posixAccept(listener)
             guard descriptor >= 0 else { throw Failure(description: "accept: errno \(errno)") }
+            #if canImport(Darwin)
+                var on: Int32 = 1
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             return Connection(descriptor: descriptor)
         }
     }

@@ -13,11 +13,16 @@ enum POSIX {
     static let readable = Int16(POLLIN)
     static let writable = Int16(POLLOUT)
 
-    #if canImport(Darwin)
+    #if canImport(Glibc)
+        // Glibc imports the socket types as an enum, musl and Darwin as integers.
+        static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    #else
         static let streamSocket = SOCK_STREAM
+    #endif
+    #if canImport(Darwin)
+        // Darwin has no MSG_NOSIGNAL; the connection sets SO_NOSIGPIPE instead.
         static let sendFlags: Int32 = 0
     #else
-        static let streamSocket = Int32(SOCK_STREAM.rawValue)
         static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
