@@ -22,6 +22,17 @@ enum EmulatedCardSource: ExpressibleByArgument, CustomStringConvertible {
         }
     }
 
+    /// The argument as `--card` takes it (help shows the default this way).
+    var defaultValueDescription: String {
+        switch self {
+        case .visa: "visa"
+        case .mastercard: "mastercard"
+        case .mastercardMagStripe: "mastercard-magstripe"
+        case .file(let path): path
+        }
+    }
+
+    /// What the card is, for the start-up line.
     var description: String {
         switch self {
         case .visa: "Visa test card"
