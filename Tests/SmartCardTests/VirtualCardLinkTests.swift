@@ -230,4 +230,29 @@ struct VirtualCardLinkTests {
         task.cancel()
         try await task.value
     }
+
+    @Test("events read as one line each, without card data")
+    func eventLines() throws {
+        let refused = VPCDError(code: .connectionFailed, message: "connect to 127.0.0.1:1 failed: Connection refused")
+        #expect(
+            VirtualCardEvent.connectionFailed(refused, attempt: 2, retryAfter: .milliseconds(100)).description
+                == "vpcd not reachable (connect to 127.0.0.1:1 failed: Connection refused); attempt 2, retrying in 100 ms"
+        )
+        #expect(
+            VirtualCardEvent.connectionFailed(refused, attempt: 9, retryAfter: .milliseconds(1500)).description
+                .hasSuffix("retrying in 1.5 s"))
+        #expect(VirtualCardEvent.connected(.local).description == "connected to vpcd at 127.0.0.1:35963: card inserted")
+        #expect(VirtualCardEvent.poweredOn.description == "power on")
+        let malformed = VirtualCardEvent.frameRejected(
+            VPCDError(
+                code: .malformedCommand, message: "a command of 3 bytes is not an APDU (truncatedHeader); answered 6700"
+            ))
+        #expect(!malformed.description.contains("00A404"))
+    }
+
+    @Test("a zero reconnect delay is raised to a millisecond, so a refused connection never spins")
+    func reconnectDelayFloor() throws {
+        let link = try VirtualCardLink(applet: CounterApplet(), reconnectDelay: .zero ... .zero)
+        #expect(link.reconnectDelay == .milliseconds(1) ... .milliseconds(1))
+    }
 }
