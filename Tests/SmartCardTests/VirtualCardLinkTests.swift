@@ -216,21 +216,6 @@ struct VirtualCardLinkTests {
         }
     }
 
-    @Test("a host that does not resolve is a connection failure, retried")
-    func unresolvableHost() async throws {
-        let events = EventLog()
-        let link = try VirtualCardLink(
-            applet: CounterApplet(), endpoint: VPCDEndpoint(host: "no-such-host.invalid", port: 35963),
-            reconnectDelay: .milliseconds(10) ... .milliseconds(10), onEvent: events.record)
-        let task = Task { try await link.run() }
-        #expect(
-            try await events.wait {
-                if case .connectionFailed(let error, _, _) = $0 { error.code == .connectionFailed } else { false }
-            })
-        task.cancel()
-        try await task.value
-    }
-
     @Test("events read as one line each, without card data")
     func eventLines() throws {
         let refused = VPCDError(code: .connectionFailed, message: "connect to 127.0.0.1:1 failed: Connection refused")
