@@ -80,12 +80,8 @@ enum Fixtures {
         }
         for (dol, data) in terminal {
             let list = try DataObjectList(try #require(dol).bytes)
-            try #require(data.count == list.relatedDataLength)
-            var offset = 0
-            for entry in list {
-                set(entry.tag, Array(data[offset..<(offset + entry.length)]))
-                offset += entry.length
-            }
+            let values = try #require(list.values(in: data), "DOL data of the list's length")
+            for (tag, value) in values { set(tag, Array(value)) }
         }
         set(.dedicatedFileName, aid)
         let cardTags: [EMV.Tag] = [
