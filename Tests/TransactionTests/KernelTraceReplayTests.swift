@@ -27,21 +27,21 @@ struct KernelTraceReplayTests {
     }
 
     /// A kernel with the CA keys the traces name, on a fixed date, with the first trace's unpredictable number.
-    static func kernel(configure: (inout ReaderConfiguration) -> Void = { _ in }) throws -> ReaderKernel {
-        var configuration = ReaderConfiguration.default(caPublicKeys: try TraceFiles.caPublicKeys())
-        configure(&configuration)
-        return ReaderKernel(
-            configuration: configuration, clock: { Date(timeIntervalSince1970: 1_677_672_000) },  // 2023-03-01
+    static func kernel() throws -> ReaderKernel {
+        ReaderKernel(
+            configuration: .default(caPublicKeys: try TraceFiles.caPublicKeys()),
+            clock: { Date(timeIntervalSince1970: 1_677_672_000) },  // 2023-03-01
             timeZone: TimeZone(identifier: "UTC") ?? .current, unpredictableNumbers: { [0xB7, 0xFE, 0xDE, 0x9D] })
     }
 
     static let zeroAUD = TransactionRequest(amount: Amount(minorUnits: 0, currency: .aud))
 
-    /// The start of the outcome the trace's header names (`# outcome: …`).
+    /// The outcome the trace's header says it implies (`# outcome: …`).
     static func impliedOutcome(_ name: String) throws -> String {
         try #require(try TraceFiles.load(name).headerValue("outcome"))
     }
 
+    /// Whether the kernel attempted fDDA and it failed.
     static func fDDAFailed(_ result: TransactionResult) -> Bool {
         result.events.contains {
             if case .offlineDataAuthentication(.failed(.fDDA, _)) = $0 { true } else { false }
