@@ -41,13 +41,6 @@ struct KernelTraceReplayTests {
         try #require(try TraceFiles.load(name).headerValue("outcome"))
     }
 
-    /// Whether the kernel attempted fDDA and it failed.
-    static func fDDAFailed(_ result: TransactionResult) -> Bool {
-        result.events.contains {
-            if case .offlineDataAuthentication(.failed(.fDDA, _)) = $0 { true } else { false }
-        }
-    }
-
     /// Every exchange got a 9000 answer from the trace.
     static func allAnswered(_ exchanges: some Collection<APDUExchange>) -> Bool {
         exchanges.allSatisfy { $0.error == nil && $0.response?.isSuccess == true }
@@ -84,9 +77,10 @@ struct KernelTraceReplayTests {
         #expect(result.exchanges.map(\.command.ins) == [0xA4, 0xA4, 0xA8, 0xB2, 0xB2, 0xB2, 0xB2, 0xB2])
         #expect(Self.allAnswered(result.exchanges))
         #expect(result.events.contains(.cryptogramReceived(type: "ARQC", atc: atc)))
-        // The signature and the ICC certificate are masked: fDDA fails, and with CTQ 0000 (neither "go online" nor
-        // "switch interface" when ODA fails) the kernel declines rather than going online.
-        #expect(Self.fDDAFailed(result))
+        // The production CA key recovers the real issuer certificate, whose issuer identifier then fails to match the
+        // PAN digits the source masked (the ICC certificate and the signature are masked too): fDDA fails, and with
+        // CTQ 0000 (neither "go online" nor "switch interface" when ODA fails) the kernel declines.
+        #expect(result.events.contains(.offlineDataAuthentication(.failed(.fDDA, reason: "issuerIdentifierMismatch"))))
         #expect(result.outcome.status == .declined)
         #expect(result.outcome.reason == .offlineDataAuthenticationFailed)
     }
