@@ -28,7 +28,20 @@ let package = Package(
             path: "Benchmarks/EMVBenchmarks",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "PurchaseBenchmarks",
+            dependencies: [
+                .product(name: "EMV", package: contactless),
+                .product(name: "SmartCard", package: contactless),
+                .product(name: "CardEmulator", package: contactless),
+                .product(name: "ReaderKernel", package: contactless),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/PurchaseBenchmarks",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

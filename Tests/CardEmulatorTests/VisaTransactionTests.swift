@@ -127,6 +127,10 @@ import Testing
         #expect(short.statusWord == .wrongLength)
         let empty = card.respond(to: try .getProcessingOptions())
         #expect(empty.statusWord == .wrongLength, "a strict card refuses 83 00 when it has a PDOL")
+        // The applet's switch turns the lenient mode on without a new personalisation.
+        #expect(!card.acceptsEmptyPDOLData)
+        card.acceptsEmptyPDOLData = true
+        #expect(card.respond(to: try .getProcessingOptions()).statusWord == .success)
     }
 
     @Test func lenientModeAcceptsAnEmptyPDOLAndRunsContactEMV() throws {
@@ -145,5 +149,80 @@ import Testing
         #expect(ac.statusWord == .success)
         let template = try TLV.parseOne(ac.data)
         #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.cdol1, cdol1Data)], received: [gpo, template]))
+    }
+
+    /// The cryptogram of a GPO response verifies at the issuer; returns the parsed template.
+    static func gpo(_ card: inout EmulatedCard, _ profile: CardProfile, pdolData: [UInt8]) throws -> TLVNode {
+        card.reset()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let response = card.respond(to: try .getProcessingOptions(pdolData: pdolData))
+        #expect(response.statusWord == .success)
+        let gpo = try TLV.parseOne(response.data)
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.pdol, pdolData)], received: [gpo]))
+        return gpo
+    }
+
+    @Test func offlineApprovalWithinTheOfflineLimitCarriesFDDA() throws {
+        var profile = try CardProfile.visaTest
+        profile.offlineLimit = 2_000
+        var card = try Fixtures.card(profile)
+        var ttq = Fixtures.readerTTQ
+        ttq.remove(.odaForOnlineAuthorizationsSupported)
+        let tc = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(ttq: ttq, amount: 1_500))
+        #expect(try tc.bytes(.cryptogramInformationData) == [0x40])
+        #expect(tc.first(.signedDynamicApplicationData) != nil, "an offline approval needs fDDA")
+        let cvr = try VisaIssuerApplicationData(bytes: try tc.bytes(.issuerApplicationData)).cardVerificationResults
+        #expect(cvr.firstGenerateAC == .tc)
+
+        // Above the limit it goes online; an offline-only reader then gets a decline.
+        let arqc = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(ttq: ttq, amount: 2_001))
+        #expect(try arqc.bytes(.cryptogramInformationData) == [0x80])
+        ttq.insert(.offlineOnlyReader)
+        let aac = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(ttq: ttq, amount: 2_001))
+        #expect(try aac.bytes(.cryptogramInformationData) == [0x00])
+        #expect(aac.first(.signedDynamicApplicationData) == nil)
+        // The reader can insist on going online.
+        var online = Fixtures.readerTTQ
+        online.insert(.onlineCryptogramRequired)
+        let forced = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(ttq: online, amount: 100))
+        #expect(try forced.bytes(.cryptogramInformationData) == [0x80])
+    }
+
+    @Test func aCardWithoutCDCVMAsksTheReaderForAnotherCVM() throws {
+        var profile = try CardProfile.visaTest
+        profile.consumerDeviceCVM = .init(supported: false)
+        var card = try Fixtures.card(profile)
+        card.authenticateCardholder()  // ignored: the card does not do CDCVM
+        var ttq = Fixtures.readerTTQ
+        ttq.insert(.cvmRequired)
+        let pin = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(ttq: ttq))
+        var ctq = try CardTransactionQualifiers(bytes: try pin.bytes(.cardTransactionQualifiers))
+        #expect(ctq.contains(.onlinePINRequired) && !ctq.contains(.consumerDeviceCVMPerformed))
+        ttq.remove(.onlinePINSupported)
+        let signature = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(ttq: ttq))
+        ctq = try CardTransactionQualifiers(bytes: try signature.bytes(.cardTransactionQualifiers))
+        #expect(ctq.contains(.signatureRequired))
+        ttq.remove(.signatureSupported)
+        let declined = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(ttq: ttq))
+        #expect(try declined.bytes(.cryptogramInformationData) == [0x00])
+    }
+
+    @Test func theCardsOwnCVMLimitRequiresCDCVM() throws {
+        var profile = try CardProfile.visaTest
+        profile.consumerDeviceCVM.cvmRequiredLimit = 5_000
+        var card = try Fixtures.card(profile)
+        _ = try Self.gpo(&card, profile, pdolData: Fixtures.visaPDOLData(amount: 5_000))
+        card.reset()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let over = card.respond(to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData(amount: 5_001)))
+        #expect(over.statusWord == CardStatus.seePhone)
+    }
+
+    @Test func aReaderWithoutQVSDCIsRefused() throws {
+        var (profile, card) = try Fixtures.visa()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let response = card.respond(
+            to: try .getProcessingOptions(pdolData: Fixtures.visaPDOLData(ttq: [.magStripeModeSupported])))
+        #expect(response.statusWord == CardStatus.wrongState)
     }
 }

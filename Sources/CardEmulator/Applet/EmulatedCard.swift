@@ -52,7 +52,7 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
         var offlinePINFailed = false
     }
 
-    let image: CardImage
+    var image: CardImage
     /// The clock and randomness the card uses.
     public var environment: CardEnvironment
     /// Limited-use keys not yet used, in ATC order.
@@ -107,6 +107,13 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
     }
 
     // MARK: - Wallet hooks
+
+    /// Whether GET PROCESSING OPTIONS with an empty `83 00` is accepted although the card has a PDOL: the lenient
+    /// mode contact tools (emvtool) need; starts as the profile's ``CardProfile/acceptsEmptyPDOLData``.
+    public var acceptsEmptyPDOLData: Bool {
+        get { image.acceptsEmptyPDOLData }
+        set { image.acceptsEmptyPDOLData = newValue }
+    }
 
     /// The card's behaviour family.
     public var scheme: CardProfile.Scheme { image.scheme }
