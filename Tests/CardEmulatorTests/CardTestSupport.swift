@@ -103,13 +103,8 @@ enum Fixtures {
             issuerApplicationData: Array(try #require(field55.first(.issuerApplicationData)).value),
             applicationIdentifier: aid)
         #expect(version == (try profile.resolvedCryptogramVersion()))
-        let issuer = try CardCryptograms(
-            version: version, issuerMasterKeyAC: profile.issuerMasterKeys.ac.bytes,
-            issuerMasterKeySMI: profile.issuerMasterKeys.smi.bytes,
-            issuerMasterKeySMC: profile.issuerMasterKeys.smc.bytes, pan: profile.pan, psn: profile.panSequenceNumber)
-        return try issuer.verifyAC(
-            Array(try #require(field55.first(.applicationCryptogram)).value),
-            data: CryptogramData(version: version, authorizationData: field55))
+        return try profile.issuerVerifiesCryptogram(
+            inAuthorizationData: field55, pan: profile.pan, panSequenceNumber: profile.panSequenceNumber)
     }
 
     /// Reads every record the AFL names; returns them by "sfi.number" with the parsed templates.
