@@ -27,14 +27,14 @@ struct PCSCChannelTests {
     func caseFourUnderT0() async throws {
         let (channel, fake) = try Self.channel(.t0) { command in
             switch command.hexString {
-            case "80A8000002830000": [0x61, 0x04]
+            case "80A80000028300": [0x61, 0x04]
             case "00C0000004": [0x77, 0x02, 0x82, 0x00, 0x90, 0x00]
             default: [0x6D, 0x00]
             }
         }
         let response = try await channel.transmit(Self.gpo)
         #expect(response == ResponseAPDU(data: [0x77, 0x02, 0x82, 0x00], statusWord: .success))
-        #expect(fake.transmitted.map(\.hexString) == ["80A8000002830000", "00C0000004"])
+        #expect(fake.transmitted.map(\.hexString) == ["80A80000028300", "00C0000004"])
         #expect(channel.activeProtocol == .t0)
     }
 
@@ -72,7 +72,7 @@ struct PCSCChannelTests {
     func wrongLengthOnGetResponse() async throws {
         let (channel, fake) = try Self.channel(.t0) { command in
             switch command.hexString {
-            case "80A8000002830000": [0x61, 0x10]
+            case "80A80000028300": [0x61, 0x10]
             case "00C0000010": [0x6C, 0x02]
             case "00C0000002": [0xAB, 0xCD, 0x90, 0x00]
             default: [0x6D, 0x00]
@@ -109,7 +109,7 @@ struct PCSCChannelTests {
         let (channel, fake) = try Self.channel(.t1) { _ in [0x77, 0x00, 0x90, 0x00] }
         let response = try await channel.transmit(Self.gpo)
         #expect(response.data == [0x77, 0x00])
-        #expect(fake.transmitted.map(\.hexString) == ["80A800000283000000"])
+        #expect(fake.transmitted.map(\.hexString) == ["80A8000002830000"])
     }
 
     @Test("A card that answers 61XX forever is a malformed response, not a hang")
