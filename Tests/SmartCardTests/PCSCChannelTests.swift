@@ -15,7 +15,7 @@ struct PCSCChannelTests {
         let fake = FakePCSC(readers: [PCSCReaderState(readerName: reader, eventState: .present, atr: [0x3B, 0x00])])
         fake.negotiated = proto
         fake.respond = respond
-        let context = try PCSCContext(functions: fake.functions)
+        let context = try PCSCContext(functions: fake.functions, removalGrace: .milliseconds(20))
         return (try context.connect(reader: reader), fake)
     }
 
@@ -128,6 +128,21 @@ struct PCSCChannelTests {
         #expect(error?.message.contains("GENERATE AC") == true)
         #expect(error?.message.contains("AABB") == false)
         #expect(error?.message.contains("80AE") == false)
+    }
+
+    @Test("An empty answer while the card leaves the reader: cardRemoved, not malformed")
+    func emptyAnswerAsCardLeaves() async throws {
+        let (channel, fake) = try Self.channel(.t1) { _ in [] }
+        fake.readers[0].eventState = .empty
+        let error = await #expect(throws: SmartCardError.cardRemoved) { try await channel.transmit(Self.generateAC) }
+        #expect(error?.message.contains("GENERATE AC") == true)
+    }
+
+    @Test("An empty answer when SCardStatus already reports the card absent: cardRemoved")
+    func emptyAnswerCardAbsent() async throws {
+        let (channel, fake) = try Self.channel(.t1) { _ in [] }
+        fake.cardState = 0x2
+        await #expect(throws: SmartCardError.cardRemoved) { try await channel.transmit(Self.generateAC) }
     }
 
     @Test("Garbage in a GET RESPONSE names both commands")
