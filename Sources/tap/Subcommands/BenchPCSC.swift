@@ -92,7 +92,7 @@ extension Tap.Bench {
                 purchases.append(Self.milliseconds(elapsed))
                 roundTrips += await recorder.exchanges.map { Self.milliseconds($0.duration) }
                 outcomes[result.outcome.status.rawValue, default: 0] += 1
-                if !json, number % 50 == 0 { standardError("\(number - warmup) of \(count) purchases") }
+                if !json, number > warmup, (number - warmup) % 50 == 0 { standardError("\(number - warmup) of \(count) purchases") }
             }
             let report = Result(
                 reader: session.channel.readerName, transport: session.transport, purchases: purchases.count,
