@@ -39,10 +39,12 @@ extension Tap.Bench {
             var max: Double
 
             init(_ samples: [Double]) {
-                median = samples.median
-                p99 = samples.percentile(99)
-                min = samples.min() ?? .nan
-                max = samples.max() ?? .nan
+                // Microseconds are the clock's useful resolution here; more digits are noise in the JSON.
+                func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+                median = rounded(samples.median)
+                p99 = rounded(samples.percentile(99))
+                min = rounded(samples.min() ?? .nan)
+                max = rounded(samples.max() ?? .nan)
             }
 
             var text: String {
