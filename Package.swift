@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "EMV", targets: ["EMV"]),
+        .library(name: "ISO8583", targets: ["ISO8583"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
@@ -33,6 +34,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "BigInt", package: "BigInt"),
             ],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "ISO8583",
+            dependencies: ["EMV"],
             swiftSettings: strictness
         ),
         .target(
@@ -65,6 +71,7 @@ let package = Package(
             dependencies: [
                 "EMV",
                 "CryptoBatch",
+                "ISO8583",
                 "SmartCard",
                 "CardEmulator",
                 "ReaderKernel",
@@ -78,6 +85,12 @@ let package = Package(
         .testTarget(
             name: "EMVTests",
             dependencies: ["EMV"],
+            resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ISO8583Tests",
+            dependencies: ["ISO8583", "EMV"],
             resources: [.copy("Vectors")],
             swiftSettings: strictness
         ),
