@@ -28,7 +28,6 @@ public struct ISO8583Error: CodedError {
             case trailingBytes
             case truncatedFrame
             case oversizedFrame
-            case invalidSpecification
         }
 
         private let base: Base
@@ -74,8 +73,6 @@ public struct ISO8583Error: CodedError {
         public static let truncatedFrame = Code(.truncatedFrame)
         /// A message longer than the framing allows.
         public static let oversizedFrame = Code(.oversizedFrame)
-        /// A specification that cannot be used (an unknown encoding name, a header, a negative length).
-        public static let invalidSpecification = Code(.invalidSpecification)
 
         /// The code's name, as in `ISO8583Error.Code.truncatedField`.
         public var description: String { base.rawValue }
@@ -155,6 +152,4 @@ public struct ISO8583Error: CodedError {
     public static let truncatedFrame = pattern(.truncatedFrame)
     /// Matches any ``Code/oversizedFrame`` error.
     public static let oversizedFrame = pattern(.oversizedFrame)
-    /// Matches any ``Code/invalidSpecification`` error.
-    public static let invalidSpecification = pattern(.invalidSpecification)
 }

@@ -97,12 +97,10 @@ extension Tap.ISO8583Command {
                     return ["fields": fields, "hex": try message.encoded(using: specification).hexString]
                 }
                 return ["error": ["code": "badRequest"]]
-            } catch let error as ISO8583Error {
+            } catch {
                 return [
                     "error": ["code": error.code.description, "field": error.field ?? -1, "offset": error.offset ?? -1]
                 ]
-            } catch {
-                return ["error": ["code": "\(error)"]]
             }
         }
     }

@@ -1,0 +1,70 @@
+import ISO8583
+import Testing
+
+/// Random and mutated inputs: decoding never traps, and whatever decodes re-encodes and decodes to the same message.
+struct DecodeFuzzTests {
+    /// SplitMix64, seeded, so a failure repeats.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let specifications: [Specification] = [.default, .defaultASCII, .contactless, packedSpecification]
+
+    func check(_ raw: [UInt8], _ specification: Specification) {
+        guard let message = try? ISO8583Message(decoding: raw, using: specification) else { return }
+        #expect(throws: Never.self) {
+            let again = try message.encoded(using: specification)
+            #expect(try ISO8583Message(decoding: again, using: specification) == message)
+        }
+        _ = message.description
+    }
+
+    @Test(arguments: specifications)
+    func randomBytes(specification: Specification) {
+        var generator = Generator(state: 0x1583)
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 0...80, using: &generator)
+            var raw = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // Half the inputs start with a plausible MTI so the bitmap and field paths are reached.
+            if Bool.random(using: &generator), raw.count >= 4 {
+                raw.replaceSubrange(0..<4, with: ascii("0100"))
+            }
+            check(raw, specification)
+        }
+    }
+
+    @Test(arguments: specifications)
+    func mutatedValidMessages(specification: Specification) throws {
+        var generator = Generator(state: 0x8583)
+        var message = ISO8583MessageTests.authorizationRequest()
+        if specification.name == "default_ascii" {
+            message[.pinBlock] = "0412345678ABCDEF"
+            message[.iccData] = "9F2608A1B2C3D4E5F60708"
+        }
+        if specification.name == "packed" {
+            message = ISO8583Message(
+                mti: .authorizationRequest,
+                fields: [2: "4761739001010119", 3: "000000", 11: "12345", 35: "4761739001010119D2512", 55: .binary([1, 2])])
+        }
+        let valid = try message.encoded(using: specification)
+        for _ in 0..<5_000 {
+            var raw = valid
+            switch Int.random(in: 0...3, using: &generator) {
+            case 0: raw = Array(raw.prefix(Int.random(in: 0..<raw.count, using: &generator)))
+            case 1: raw.append(UInt8.random(in: 0...255, using: &generator))
+            default:
+                for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                    raw[Int.random(in: 0..<raw.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                }
+            }
+            check(raw, specification)
+        }
+    }
+}
