@@ -51,7 +51,9 @@ struct DecodeFuzzTests {
         if specification.name == "packed" {
             message = ISO8583Message(
                 mti: .authorizationRequest,
-                fields: [2: "4761739001010119", 3: "000000", 11: "12345", 35: "4761739001010119D2512", 55: .binary([1, 2])])
+                fields: [
+                    2: "4761739001010119", 3: "000000", 11: "12345", 35: "4761739001010119D2512", 55: .binary([1, 2]),
+                ])
         }
         let valid = try message.encoded(using: specification)
         for _ in 0..<5_000 {

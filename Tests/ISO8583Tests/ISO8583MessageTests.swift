@@ -36,7 +36,7 @@ struct ISO8583MessageTests {
     @Test func roundTripsThroughASCIISpecification() throws {
         var message = Self.authorizationRequest()
         // default_ascii carries binary fields as hex text.
-        message[.pinBlock] = "0412345678 9ABCDE".replacingOccurrences(of: " ", with: "").description.asValue
+        message[.pinBlock] = "04123456789ABCDE"
         message[.iccData] = .text("9F2608A1B2C3D4E5F60708")
         message[100] = "12345678901"
         let encoded = try message.encoded(using: .defaultASCII)
@@ -98,7 +98,9 @@ struct ISO8583MessageTests {
         let message = Self.authorizationRequest()
         let texts = [
             message.description, message.debugDescription, String(reflecting: message),
-            { var out = ""; dump(message, to: &out); return out }(),
+            {
+                var out = ""; dump(message, to: &out); return out
+            }(),
         ]
         for text in texts {
             #expect(!text.contains("4761739001010119"))

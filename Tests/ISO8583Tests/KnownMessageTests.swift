@@ -19,7 +19,9 @@ struct KnownMessageTests {
     }
 
     static let vectors: [Vector] = {
-        guard let url = Bundle.module.url(forResource: "pyiso8583-examples", withExtension: "json", subdirectory: "Vectors"),
+        guard
+            let url = Bundle.module.url(
+                forResource: "pyiso8583-examples", withExtension: "json", subdirectory: "Vectors"),
             let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(File.self, from: data)
         else { return [] }
         return file.vectors

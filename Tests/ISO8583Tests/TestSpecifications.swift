@@ -20,7 +20,8 @@ let packedSpecification = Specification(
             name: "Track 2", dataEncoding: .binary, lengthPrefixBytes: 1, lengthEncoding: .binary, maximumLength: 37,
             lengthUnit: .nibbles, rightPad: 0xF),
         41: .fixed("Terminal", length: 8, encoding: .ebcdic),
-        48: .variable("Additional data", prefixBytes: 3, lengthEncoding: .ebcdic, maximumLength: 999, encoding: .ebcdic),
+        48: .variable(
+            "Additional data", prefixBytes: 3, lengthEncoding: .ebcdic, maximumLength: 999, encoding: .ebcdic),
         55: .variable("ICC data", prefixBytes: 2, lengthEncoding: .binary, maximumLength: 999, encoding: .binary),
         60: .variable("Private", prefixBytes: 4, lengthEncoding: .ascii, maximumLength: 9999),
         70: .fixed("Network management code", length: 3, content: .numeric),

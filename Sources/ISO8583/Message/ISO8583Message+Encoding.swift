@@ -127,7 +127,8 @@ extension ISO8583Message {
             guard length == layout.maximumLength else {
                 throw ISO8583Error(
                     code: .lengthMismatch, field: number,
-                    message: "field \(number) is \(length) \(layout.lengthUnit) long, expecting \(layout.maximumLength)")
+                    message: "field \(number) is \(length) \(layout.lengthUnit) long, expecting \(layout.maximumLength)"
+                )
             }
             return
         }
@@ -217,7 +218,8 @@ extension ISO8583Message {
         }
         guard valid else {
             throw ISO8583Error(
-                code: .nonNumeric, offset: offset, field: number, message: "field \(number) is numeric but holds "
+                code: .nonNumeric, offset: offset, field: number,
+                message: "field \(number) is numeric but holds "
                     + "other characters")
         }
     }

@@ -60,7 +60,8 @@ extension Tap.ISO8583Command {
 
         private func loadSpecification() throws -> Specification {
             if let specFile {
-                return try JSONDecoder().decode(Specification.self, from: Data(contentsOf: URL(fileURLWithPath: specFile)))
+                return try JSONDecoder().decode(
+                    Specification.self, from: Data(contentsOf: URL(fileURLWithPath: specFile)))
             }
             guard let specification = Specification.builtIn[spec] else {
                 throw ValidationError("unknown specification \(spec); built in: default, default_ascii, contactless")
