@@ -30,6 +30,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "ISO8583Benchmarks",
+            dependencies: [
+                .product(name: "ISO8583", package: contactless),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ISO8583Benchmarks",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "PurchaseBenchmarks",
             dependencies: [
                 .product(name: "EMV", package: contactless),

@@ -70,3 +70,37 @@ struct DecodeFuzzTests {
         }
     }
 }
+
+extension DecodeFuzzTests {
+    /// Specifications are data a caller may get wrong: absurd lengths give errors, not traps.
+    @Test func absurdSpecificationsDoNotTrap() {
+        let absurd = Specification(
+            name: "absurd", messageTypeEncoding: .ascii, primaryBitmapEncoding: .binary,
+            secondaryBitmapEncoding: .binary,
+            fields: [
+                2: FieldSpecification(
+                    name: "huge", dataEncoding: .binary, lengthPrefixBytes: 0, maximumLength: .max, lengthUnit: .nibbles
+                ),
+                3: FieldSpecification(name: "negative", dataEncoding: .ascii, lengthPrefixBytes: -3, maximumLength: -1),
+                4: .variable("wide prefix", prefixBytes: 40, lengthEncoding: .binary, maximumLength: .max),
+            ])
+        #expect(throws: ISO8583Error.truncatedField) {
+            try ISO8583Message(decoding: ascii("0100") + [0x40, 0, 0, 0, 0, 0, 0, 0, 0x12], using: absurd)
+        }
+        #expect(throws: ISO8583Error.truncatedField) {
+            try ISO8583Message(
+                decoding: ascii("0100") + [0x10, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 40),
+                using: absurd)
+        }
+        #expect(throws: ISO8583Error.lengthMismatch) {
+            try ISO8583Message(mti: .authorizationRequest, fields: [3: "1"]).encoded(using: absurd)
+        }
+        var generator = Generator(state: 7)
+        for _ in 0..<2_000 {
+            let tail = (0..<Int.random(in: 0...60, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            check(ascii("0100") + tail, absurd)
+        }
+    }
+}

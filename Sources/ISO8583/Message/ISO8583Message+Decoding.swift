@@ -81,12 +81,15 @@ private struct Reader {
                 code: .truncatedMTI, offset: offset, field: 0,
                 message: "\(remaining) bytes where the message type indicator needs \(width)")
         }
-        let raw = Array(peek(width))
+        let raw = peek(width)
+        let start = raw.startIndex
         let digits: (UInt8, UInt8, UInt8, UInt8) =
             switch encoding {
-            case .binary: (raw[0] >> 4, raw[0] & 0x0F, raw[1] >> 4, raw[1] & 0x0F)
-            case .ascii: (raw[0] &- 0x30, raw[1] &- 0x30, raw[2] &- 0x30, raw[3] &- 0x30)
-            case .ebcdic: (raw[0] &- 0xF0, raw[1] &- 0xF0, raw[2] &- 0xF0, raw[3] &- 0xF0)
+            case .binary: (raw[start] >> 4, raw[start] & 0x0F, raw[start + 1] >> 4, raw[start + 1] & 0x0F)
+            case .ascii:
+                (raw[start] &- 0x30, raw[start + 1] &- 0x30, raw[start + 2] &- 0x30, raw[start + 3] &- 0x30)
+            case .ebcdic:
+                (raw[start] &- 0xF0, raw[start + 1] &- 0xF0, raw[start + 2] &- 0xF0, raw[start + 3] &- 0xF0)
             }
         guard let mti = MessageTypeIndicator(digits: digits) else {
             throw ISO8583Error(
@@ -133,7 +136,8 @@ private struct Reader {
         guard length > 0 else {
             return layout.dataEncoding == .binary && layout.lengthUnit == .bytes ? .binary([]) : .text("")
         }
-        let byteCount = layout.lengthUnit == .nibbles ? (length + 1) / 2 : length
+        // Not (length + 1) / 2: a specification may say Int.max.
+        let byteCount = layout.lengthUnit == .nibbles ? length / 2 + length % 2 : length
         guard byteCount <= remaining else {
             throw ISO8583Error(
                 code: .truncatedField, offset: offset, field: number,

@@ -33,11 +33,13 @@ extension ISO8583Message {
                 secondary |= 1 << (128 - entry.number)
             }
         }
-        let mti = mti.asciiDigits
+        let digits = [mti.version.rawValue, mti.messageClass.rawValue, mti.function.rawValue, mti.origin.rawValue]
         switch specification.messageTypeEncoding {
-        case .binary: output += [(mti[0] & 0x0F) << 4 | mti[1] & 0x0F, (mti[2] & 0x0F) << 4 | mti[3] & 0x0F]
-        case .ascii: output += mti
-        case .ebcdic: output += mti.map { EBCDIC.fromLatin1[Int($0)] }
+        case .binary:
+            output.append(digits[0] << 4 | digits[1])
+            output.append(digits[2] << 4 | digits[3])
+        case .ascii: for digit in digits { output.append(0x30 + digit) }
+        case .ebcdic: for digit in digits { output.append(0xF0 + digit) }
         }
         if secondary != 0 {
             guard let encoding = specification.secondaryBitmapEncoding else {
@@ -83,7 +85,8 @@ extension ISO8583Message {
         // Data first into the output after a placeholder for the prefix, then the prefix written in place: no
         // temporary array for the common text fields.
         let prefixStart = output.count
-        output.append(contentsOf: repeatElement(0, count: layout.lengthPrefixBytes))
+        let prefixBytes = max(layout.lengthPrefixBytes, 0)
+        output.append(contentsOf: repeatElement(0, count: prefixBytes))
         let dataStart = output.count
         let length: Int
         switch (layout.dataEncoding, value) {
@@ -123,7 +126,7 @@ extension ISO8583Message {
                 try checkNumeric(output[dataStart...], encoding: layout.dataEncoding, number: number, offset: nil)
             }
         }
-        if layout.lengthPrefixBytes == 0 {
+        if prefixBytes == 0 {
             guard length == layout.maximumLength else {
                 throw ISO8583Error(
                     code: .lengthMismatch, field: number,
