@@ -32,6 +32,7 @@ let package = Package(
         .executableTarget(
             name: "ISO8583Benchmarks",
             dependencies: [
+                .product(name: "EMV", package: contactless),
                 .product(name: "ISO8583", package: contactless),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
