@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "EMV", targets: ["EMV"]),
         .library(name: "ISO8583", targets: ["ISO8583"]),
+        .library(name: "Issuer", targets: ["Issuer"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
@@ -39,6 +40,11 @@ let package = Package(
         .target(
             name: "ISO8583",
             dependencies: ["EMV"],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "Issuer",
+            dependencies: ["EMV", "ISO8583", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictness
         ),
         .target(
@@ -92,6 +98,11 @@ let package = Package(
             name: "ISO8583Tests",
             dependencies: ["ISO8583", "EMV"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "IssuerTests",
+            dependencies: ["Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard"],
             swiftSettings: strictness
         ),
         .testTarget(

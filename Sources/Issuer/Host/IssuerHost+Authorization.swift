@@ -1,0 +1,187 @@
+import Crypto
+import EMV
+import Foundation
+import ISO8583
+
+extension IssuerHost {
+    /// What the checks outside the account found: the verified cryptogram (for the ARPC and the ATC) or the
+    /// result that ends the authorization before the account is touched.
+    private enum CryptogramCheck {
+        case verified(CardCryptograms, arqc: [UInt8], atc: [UInt8])
+        case failed(AuthorizationResult)
+    }
+
+    /// 0100 → 0110, or nil for a card whose account simulates an issuer timeout.
+    ///
+    /// Order of checks: the request's fields (`30`), the BIN's master keys (`96`), the ARQC and the amount and
+    /// currency it covers (`88`); then, on the account in one repository unit: unknown card (`14`), ATC not above
+    /// the last (`63`), status (`41`, `43`, `54`, `05`), expiry (`54`), currency (`12`), per-transaction limit
+    /// (`61`), PIN (`75`, `55`, `65`), balance (`51`), approval (`00`).
+    func authorize(_ message: ISO8583Message, at date: Date) async -> ISO8583Message? {
+        guard let request = AuthorizationRequest(message) else {
+            return response(to: message, code: .formatError)
+        }
+        let card: CardCryptograms
+        let arqc: [UInt8]
+        let atc: [UInt8]
+        switch checkCryptogram(request) {
+        case .failed(let result): return response(to: message, code: result.responseCode ?? .systemMalfunction)
+        case .verified(let verified, let cryptogram, let counter): (card, arqc, atc) = (verified, cryptogram, counter)
+        }
+        let keyedPAN = keys.keyedHash(of: request.pan)
+        let candidatePIN = request.pinBlock.map { pinVerificationValue(of: $0, pan: request.pan) }
+        let approvalCode = Self.approvalCode(keyedPAN: keyedPAN, atc: atc)
+        let atcValue = UInt16(atc[0]) << 8 | UInt16(atc[1])
+        let today = try? EMVDate(date, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let decision: AuthorizationDecision?
+        do {
+            decision = try await repository.authorize(keyedPAN) { account in
+                Self.decide(
+                    request, on: &account, atc: atcValue, candidatePIN: candidatePIN, today: today,
+                    approval: AuthorizationRecord(
+                        reference: request.reference, keyedPAN: keyedPAN, amount: request.amount,
+                        approvalCode: approvalCode, date: date))
+            }
+        } catch {
+            return response(to: message, code: .systemMalfunction)
+        }
+        let result = decision?.result ?? .unknownCard
+        guard let code = result.responseCode else { return nil }
+        var answer = response(to: message, code: code)
+        if result == .approved { answer[.authorizationCode] = .text(approvalCode) }
+        if let issuerAuthenticationData = try? Self.issuerAuthenticationData(
+            card, arqc: arqc, atc: atc, code: code, approved: result == .approved)
+        {
+            answer.setICCData(issuerAuthenticationData)
+        }
+        return answer
+    }
+
+    /// Verifies the ARQC of field 55 under the card's keys, derived from the BIN range's master keys for the
+    /// version the IAD and AID name, and that the request's amount and currency are the cryptogram's.
+    private func checkCryptogram(_ request: AuthorizationRequest) -> CryptogramCheck {
+        guard let masterKeys = keys.masterKeys(forPAN: request.pan.digits) else {
+            return .failed(.systemMalfunction)
+        }
+        let icc = request.iccData
+        guard let arqc = icc.first(.applicationCryptogram).map({ Array($0.value) }),
+            let atc = icc.first(.applicationTransactionCounter).map({ Array($0.value) }), atc.count == 2,
+            let iad = icc.first(.issuerApplicationData).map({ Array($0.value) }),
+            let aid = (icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier)).map({ Array($0.value) })
+        else { return .failed(.formatError) }
+        guard request.numericValue(.amountAuthorised) == request.amount,
+            request.numericValue(.transactionCurrencyCode) == request.currencyCode
+        else { return .failed(.cryptogramFailure) }
+        do {
+            let version = try CryptogramVersion(issuerApplicationData: iad, applicationIdentifier: aid)
+            let card = try CardCryptograms(
+                version: version, issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
+                issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits, psn: request.panSequenceNumber)
+            let data = try CryptogramData(version: version, authorizationData: icc)
+            guard try card.verifyAC(arqc, data: data) else { return .failed(.cryptogramFailure) }
+            return .verified(card, arqc: arqc, atc: atc)
+        } catch {
+            return .failed(.cryptogramFailure)
+        }
+    }
+
+    /// The decision on the account, run inside the repository's unit of work.
+    private static func decide(
+        _ request: AuthorizationRequest, on account: inout CardAccount, atc: UInt16, candidatePIN: [UInt8]??,
+        today: EMVDate?, approval: AuthorizationRecord
+    ) -> AuthorizationDecision {
+        if let last = account.lastATC, atc <= last { return AuthorizationDecision(result: .cryptogramReplayed) }
+        // The card spent this ATC whatever the outcome: a later request may not reuse it.
+        account.lastATC = atc
+        if account.simulatesNoResponse { return AuthorizationDecision(result: .noResponse) }
+        switch account.status {
+        case .active: break
+        case .lost: return AuthorizationDecision(result: .lostCard)
+        case .stolen: return AuthorizationDecision(result: .stolenCard)
+        case .expired: return AuthorizationDecision(result: .expiredCard)
+        case .blocked: return AuthorizationDecision(result: .doNotHonour)
+        }
+        if let expiry = request.expiry, expiry != account.expiry { return AuthorizationDecision(result: .expiredCard) }
+        guard let today, !account.expiry.isExpired(on: today) else { return AuthorizationDecision(result: .expiredCard) }
+        guard request.currencyCode == account.currency.numericCode else {
+            return AuthorizationDecision(result: .invalidTransaction)
+        }
+        if let limit = account.perTransactionLimit, request.amount > limit {
+            return AuthorizationDecision(result: .exceedsAmountLimit)
+        }
+        if let candidatePIN {
+            guard account.wrongPINCount < account.pinTryLimit else {
+                return AuthorizationDecision(result: .pinTriesExceeded)
+            }
+            guard let candidatePIN, let expected = account.pinVerificationValue,
+                constantTimeEqual(candidatePIN, expected)
+            else {
+                account.wrongPINCount += 1
+                return AuthorizationDecision(
+                    result: account.wrongPINCount >= account.pinTryLimit ? .pinTriesExceeded : .incorrectPIN)
+            }
+            account.wrongPINCount = 0
+        } else if account.requiresStrongCustomerAuthentication
+            || account.onlinePINLimit.map({ request.amount > $0 }) == true
+        {
+            return AuthorizationDecision(result: .pinRequired)
+        }
+        guard account.availableBalance >= request.amount else {
+            return AuthorizationDecision(result: .insufficientFunds)
+        }
+        account.availableBalance -= request.amount
+        return AuthorizationDecision(result: .approved, record: approval)
+    }
+
+    /// The PIN verification value of the PIN in a PIN block: 8 bytes are ISO 9564 format 0 under the zone PIN key,
+    /// 16 bytes format 4 under the PIN encryption key. nil when the block does not decipher to a PIN (counted as a
+    /// wrong PIN).
+    private func pinVerificationValue(of pinBlock: [UInt8], pan: PAN) -> [UInt8]? {
+        let pin: String
+        do {
+            switch pinBlock.count {
+            case 8: pin = try PINBlock.decodeISO0(try TDESKey(keys.zonePINKey).decryptECB(pinBlock), pan: pan.digits)
+            case 16: pin = try PINBlock.decipherISO4(pinBlock, pan: pan.digits, key: keys.pinEncryptionKey)
+            default: return nil
+            }
+        } catch {
+            return nil
+        }
+        return try? keys.pinVerificationValue(pin: pin, pan: pan)
+    }
+
+    /// Field 55 of the response: tag 91, Issuer Authentication Data. Method 1: ARPC (8) ‖ ARC (field 39's two
+    /// characters); method 2: ARPC (4) ‖ CSU (4), the CSU with byte 2 bit 8 ("issuer approves") set on approval.
+    private static func issuerAuthenticationData(
+        _ card: CardCryptograms, arqc: [UInt8], atc: [UInt8], code: ResponseCode, approved: Bool
+    ) throws -> [UInt8] {
+        let value: [UInt8]
+        switch card.version.arpcMethod {
+        case .method1:
+            value = try card.generateARPC(arqc: arqc, atc: atc, responseCode: code.arpcResponseCode)
+                + code.arpcResponseCode
+        case .method2:
+            let csu = cardStatusUpdate(approved: approved)
+            value = try card.generateARPC(arqc: arqc, atc: atc, cardStatusUpdate: csu) + csu
+        }
+        var serializer = TLV.Serializer()
+        try serializer.append(tag: .issuerAuthenticationData, value: value)
+        return serializer.bytes
+    }
+
+    /// The Visa card status update of an ARPC of method 2: byte 2 bit 8 set when the issuer approves.
+    static func cardStatusUpdate(approved: Bool) -> [UInt8] {
+        [0x00, approved ? 0x80 : 0x00, 0x00, 0x00]
+    }
+
+    /// A six-character approval code, deterministic per card and ATC: the first three bytes of
+    /// SHA-256(keyed PAN hash ‖ ATC) in upper-case hex.
+    static func approvalCode(keyedPAN: KeyedPANHash, atc: [UInt8]) -> String {
+        Array(SHA256.hash(data: keyedPAN.bytes + atc)).prefix(3).hexString.uppercased()
+    }
+
+    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+public import ISO8583
+import EMV
+
+/// The issuer host's protocol core: takes an ISO 8583 request and returns the response, with no I/O of its own.
+///
+/// ```swift
+/// let host = IssuerHost(keys: keys, repository: InMemoryIssuerRepository())
+/// if let response = await host.handle(request, at: Date()) { send(response) } // nil: stay silent
+/// ```
+///
+/// | request | response |
+/// |---|---|
+/// | 0100 authorization | 0110 with field 39, 38 when approved, 55 (tag 91, the ARPC) once the ARQC verified |
+/// | 0400 / 0420 reversal | 0410 / 0430: `00` reversed or already reversed, `25` original not found |
+/// | any other request or advice | its response MTI with `40` (function not supported) |
+/// | a response, or a test card's simulated timeout | nil: no answer |
+///
+/// State (balances, last ATCs, PIN tries, authorizations) lives in the ``IssuerRepository``, so the host is a
+/// `Sendable` value that any number of connections share; the repository makes each decision atomic per account.
+public struct IssuerHost: Sendable {
+    /// The issuer's keys.
+    public let keys: IssuerKeys
+    /// Accounts and authorizations.
+    public let repository: any IssuerRepository
+
+    /// Creates a host.
+    public init(keys: IssuerKeys, repository: any IssuerRepository) {
+        self.keys = keys
+        self.repository = repository
+    }
+
+    /// Answers one request received at `date`; nil means no answer (the transport lets the acquirer time out).
+    public func handle(_ request: ISO8583Message, at date: Date) async -> ISO8583Message? {
+        switch request.mti {
+        case .authorizationRequest:
+            return await authorize(request, at: date)
+        case .reversalRequest, .reversalAdvice:
+            return await reverse(request)
+        default:
+            guard request.mti.response != nil else { return nil }
+            return response(to: request, code: .functionNotSupported)
+        }
+    }
+
+    /// The response to `request`: the response MTI, the request's fields 2, 3, 4, 7, 11, 12, 37, 41, 42 and 49
+    /// echoed (never 14, 22, 23, 35, 52 or 55), and field 39.
+    func response(to request: ISO8583Message, code: ResponseCode) -> ISO8583Message {
+        var response = ISO8583Message(mti: request.mti.response ?? request.mti)
+        let echoed: [ISO8583Field] = [
+            .pan, .processingCode, .amount, .transmissionDateTime, .systemTraceAuditNumber, .localTime,
+            .retrievalReferenceNumber, .terminalID, .merchantID, .currencyCode,
+        ]
+        for field in echoed { response[field] = request[field] }
+        response[.responseCode] = .text(code.rawValue)
+        return response
+    }
+}

@@ -1,0 +1,75 @@
+public import EMV
+
+/// An error from the issuer host's setup or storage: a key of the wrong size, an account that cannot be opened or
+/// read back, a repository failure.
+///
+/// Authorization declines are not errors: they are ``AuthorizationResult`` values answered in field 39. Equality
+/// compares ``code`` only, so tests write `#expect(throws: IssuerError.invalidKey)`. Messages never carry a PAN,
+/// track 2, PIN, PIN block or key bytes.
+public struct IssuerError: CodedError {
+    /// What went wrong, independent of where.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case invalidKey
+            case invalidPAN
+            case invalidPIN
+            case duplicateAccount
+            case unreadableAccount
+            case storageFailed
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// A key has the wrong length for its use (the message names the key, never its bytes).
+        public static let invalidKey = Code(.invalidKey)
+        /// A PAN is not 12 to 19 digits with a valid check digit.
+        public static let invalidPAN = Code(.invalidPAN)
+        /// A PIN is not 4 to 12 digits.
+        public static let invalidPIN = Code(.invalidPIN)
+        /// An account with the same keyed PAN hash already exists.
+        public static let duplicateAccount = Code(.duplicateAccount)
+        /// An account's encrypted PAN does not open under the data key (wrong key, or tampered storage).
+        public static let unreadableAccount = Code(.unreadableAccount)
+        /// The repository could not read or write.
+        public static let storageFailed = Code(.storageFailed)
+
+        /// The code's name, as in `IssuerError.Code.invalidKey`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// A human explanation, free of card data and keys.
+    public let message: String
+    /// Source file that raised the error (not part of equality).
+    public let file: String
+    /// Source line that raised the error (not part of equality).
+    public let line: UInt
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, file: String = #fileID, line: UInt = #line) {
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+    }
+
+    private static func pattern(_ code: Code) -> IssuerError {
+        IssuerError(code, "any \(code) error")
+    }
+
+    /// Matches any ``Code/invalidKey`` error.
+    public static let invalidKey = pattern(.invalidKey)
+    /// Matches any ``Code/invalidPAN`` error.
+    public static let invalidPAN = pattern(.invalidPAN)
+    /// Matches any ``Code/invalidPIN`` error.
+    public static let invalidPIN = pattern(.invalidPIN)
+    /// Matches any ``Code/duplicateAccount`` error.
+    public static let duplicateAccount = pattern(.duplicateAccount)
+    /// Matches any ``Code/unreadableAccount`` error.
+    public static let unreadableAccount = pattern(.unreadableAccount)
+    /// Matches any ``Code/storageFailed`` error.
+    public static let storageFailed = pattern(.storageFailed)
+}
