@@ -1,0 +1,99 @@
+import CardEmulator
+import EMV
+import ISO8583
+import Issuer
+import ReaderKernel
+import SmartCard
+import Testing
+
+@Suite("Online PIN")
+struct PINTests {
+    enum Format: String, CaseIterable { case iso0, iso4 }
+
+    static func pinBlock(_ pin: String, pan: String, _ format: Format) throws -> [UInt8] {
+        format == .iso0
+            ? try IssuerFixture.format0PINBlock(pin, pan: pan) : try IssuerFixture.format4PINBlock(pin, pan: pan)
+    }
+
+    /// Taps `channel` again and sends the 0100 with the PIN (nil: no PIN block).
+    static func authorize(
+        _ host: IssuerHost, _ channel: LoopbackChannel<EmulatedCard>, pin: String?, format: Format = .iso0,
+        stan: Int, minorUnits: Int = 1_000
+    ) async throws -> ResponseCode? {
+        let data = try await IssuerFixture.tap(channel, minorUnits: minorUnits)
+        let block = try pin.map { try pinBlock($0, pan: data.pan.digits, format) }
+        let request = IssuerFixture.authorizationRequest(data, minorUnits: minorUnits, stan: stan, pinBlock: block)
+        return await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode
+    }
+
+    @Test("PIN required, then the right PIN approves", arguments: TestCard.Scheme.allCases, Format.allCases)
+    func correctPIN(scheme: TestCard.Scheme, format: Format) async throws {
+        let card = try #require(TestCards.card(.onlinePINRequired, scheme))
+        let host = try IssuerFixture.host()
+        let channel = try IssuerFixture.channel(card)
+        #expect(try await Self.authorize(host, channel, pin: nil, stan: 1) == .pinRequired)
+        #expect(try await Self.authorize(host, channel, pin: TestCards.pin, format: format, stan: 2) == .approved)
+    }
+
+    @Test("wrong PIN: 55, 55, then 75; the right PIN afterwards still gets 75")
+    func threeWrongPINs() async throws {
+        let card = try #require(TestCards.card(.onlinePINRequired, .visa))
+        let host = try IssuerFixture.host()
+        let channel = try IssuerFixture.channel(card)
+        #expect(try await Self.authorize(host, channel, pin: "0000", stan: 1) == .incorrectPIN)
+        #expect(try await Self.authorize(host, channel, pin: "9999", format: .iso4, stan: 2) == .incorrectPIN)
+        #expect(try await Self.authorize(host, channel, pin: "1111", stan: 3) == .pinTriesExceeded)
+        #expect(try await Self.authorize(host, channel, pin: TestCards.pin, stan: 4) == .pinTriesExceeded)
+    }
+
+    @Test("a right PIN resets the wrong-PIN count")
+    func rightPINResets() async throws {
+        let card = try #require(TestCards.card(.onlinePINRequired, .mastercard))
+        let host = try IssuerFixture.host()
+        let channel = try IssuerFixture.channel(card)
+        #expect(try await Self.authorize(host, channel, pin: "0000", stan: 1) == .incorrectPIN)
+        #expect(try await Self.authorize(host, channel, pin: "0000", stan: 2) == .incorrectPIN)
+        #expect(try await Self.authorize(host, channel, pin: TestCards.pin, stan: 3) == .approved)
+        #expect(try await Self.authorize(host, channel, pin: "0000", stan: 4) == .incorrectPIN)
+    }
+
+    @Test("the incorrect-PIN card refuses every PIN, the third time with 75")
+    func incorrectPINCard() async throws {
+        let card = try #require(TestCards.card(.incorrectPIN, .visa))
+        let host = try IssuerFixture.host()
+        let channel = try IssuerFixture.channel(card)
+        #expect(try await Self.authorize(host, channel, pin: nil, stan: 1) == .pinRequired)
+        #expect(try await Self.authorize(host, channel, pin: TestCards.pin, stan: 2) == .incorrectPIN)
+        #expect(try await Self.authorize(host, channel, pin: TestCards.pin, stan: 3) == .incorrectPIN)
+        #expect(try await Self.authorize(host, channel, pin: TestCards.pin, stan: 4) == .pinTriesExceeded)
+    }
+
+    @Test("an undecipherable PIN block counts as a wrong PIN")
+    func garbagePINBlock() async throws {
+        let card = try #require(TestCards.card(.onlinePINRequired, .visa))
+        let host = try IssuerFixture.host()
+        let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
+        for block in [[UInt8](repeating: 0xAB, count: 8), [0x01, 0x02, 0x03]] {
+            let request = IssuerFixture.authorizationRequest(data, pinBlock: block)
+            // Same ATC twice: the first is judged on its PIN, the second is a replay.
+            let response = await host.handle(request, at: IssuerFixture.transactionDate)
+            #expect(response?.responseCode == (block.count == 8 ? .incorrectPIN : .cryptogramReplayed))
+        }
+    }
+
+    @Test("above the account's online-PIN limit a PIN is required")
+    func onlinePINLimit() async throws {
+        let keys = try IssuerFixture.keys()
+        let card = try #require(TestCards.card(.approve, .visa))
+        var account = try TestCards.account(for: card, keys: keys)
+        account.onlinePINLimit = 3_000
+        let host = IssuerHost(keys: keys, repository: try InMemoryIssuerRepository(accounts: [account]))
+        let channel = try IssuerFixture.channel(card)
+        #expect(try await Self.authorize(host, channel, pin: nil, stan: 1, minorUnits: 3_000) == .approved)
+        #expect(try await Self.authorize(host, channel, pin: nil, stan: 2, minorUnits: 3_001) == .pinRequired)
+        #expect(
+            try await Self.authorize(host, channel, pin: TestCards.pin, stan: 3, minorUnits: 3_001) == .approved)
+        let stored = try #require(await host.repository.account(account.keyedPAN))
+        #expect(stored.availableBalance == TestCards.balance - 6_001)
+    }
+}

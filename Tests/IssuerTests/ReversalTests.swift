@@ -1,0 +1,60 @@
+import CardEmulator
+import EMV
+import ISO8583
+import Issuer
+import ReaderKernel
+import SmartCard
+import Testing
+
+@Suite("Reversals")
+struct ReversalTests {
+    @Test("a reversal restores the balance once; a repeat is acknowledged without effect")
+    func reverseOnce() async throws {
+        let keys = try IssuerFixture.keys()
+        let card = try #require(TestCards.card(.approve, .mastercard))
+        let host = IssuerHost(keys: keys, repository: try TestCards.repository(keys: keys))
+        let keyedPAN = keys.keyedHash(of: try PAN(card.pan))
+        let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
+        let request = IssuerFixture.authorizationRequest(data, minorUnits: 1_000, stan: 7)
+        #expect(await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .approved)
+        #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance - 1_000)
+
+        let reversal = IssuerFixture.reversal(of: request)
+        for _ in 0..<3 {
+            let response = try #require(await host.handle(reversal, at: IssuerFixture.transactionDate))
+            #expect(response.mti == .reversalResponse)
+            #expect(response.responseCode == .approved)
+            #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance)
+        }
+        #expect(
+            try await host.repository.reverse(
+                AuthorizationReference(
+                    systemTraceAuditNumber: "000007", retrievalReferenceNumber: "000000000007", terminalID: "TERM0001"),
+                of: keyedPAN).isAlreadyReversed)
+    }
+
+    @Test("a reversal of an unknown or declined authorization, or of another card, gets 25")
+    func unknownOriginal() async throws {
+        let host = try IssuerFixture.host()
+        let card = try #require(TestCards.card(.lost, .visa))
+        let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
+        let request = IssuerFixture.authorizationRequest(data, stan: 9)
+        #expect(await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .lostCard)
+        let reversal = IssuerFixture.reversal(of: request)
+        #expect(await host.handle(reversal, at: IssuerFixture.transactionDate)?.responseCode == .originalNotFound)
+
+        var otherCard = reversal
+        otherCard[.pan] = .text(try #require(TestCards.card(.approve, .visa)).pan)
+        #expect(await host.handle(otherCard, at: IssuerFixture.transactionDate)?.responseCode == .originalNotFound)
+        var noReference = reversal
+        noReference[.retrievalReferenceNumber] = nil
+        #expect(await host.handle(noReference, at: IssuerFixture.transactionDate)?.responseCode == .formatError)
+    }
+}
+
+extension ReversalResult {
+    var isAlreadyReversed: Bool {
+        if case .alreadyReversed = self { return true }
+        return false
+    }
+}
