@@ -99,7 +99,8 @@ struct CryptogramTests {
         #expect(await empty.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .invalidCardNumber)
 
         let noRanges = try IssuerKeys(
-            masterKeys: [], panHashKey: Array(repeating: 1, count: 32), panEncryptionKey: Array(repeating: 2, count: 32),
+            masterKeys: [], panHashKey: Array(repeating: 1, count: 32),
+            panEncryptionKey: Array(repeating: 2, count: 32),
             pinVerificationKey: Array(repeating: 3, count: 32), zonePINKey: Array(repeating: 4, count: 16),
             pinEncryptionKey: Array(repeating: 5, count: 16))
         let host = IssuerHost(keys: noRanges, repository: try TestCards.repository(keys: noRanges))

@@ -35,7 +35,8 @@ struct MessageTests {
         #expect(answer?.mti == .networkManagementResponse)
         #expect(answer?.responseCode == .functionNotSupported)
         #expect(answer?[.systemTraceAuditNumber] == "000001")
-        #expect(await host.handle(ISO8583Message(mti: .financialRequest), at: .now)?.responseCode == .functionNotSupported)
+        #expect(
+            await host.handle(ISO8583Message(mti: .financialRequest), at: .now)?.responseCode == .functionNotSupported)
         #expect(await host.handle(ISO8583Message(mti: .authorizationResponse), at: .now) == nil)
 
         let card = try #require(TestCards.card(.approve, .visa))

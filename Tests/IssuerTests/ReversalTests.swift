@@ -30,7 +30,8 @@ struct ReversalTests {
             try await host.repository.reverse(
                 AuthorizationReference(
                     systemTraceAuditNumber: "000007", retrievalReferenceNumber: "000000000007", terminalID: "TERM0001"),
-                of: keyedPAN).isAlreadyReversed)
+                of: keyedPAN
+            ).isAlreadyReversed)
     }
 
     @Test("a reversal of an unknown or declined authorization, or of another card, gets 25")
@@ -56,5 +57,34 @@ extension ReversalResult {
     var isAlreadyReversed: Bool {
         if case .alreadyReversed = self { return true }
         return false
+    }
+}
+
+@Suite("Balance under concurrency")
+struct BalanceTests {
+    @Test("concurrent authorizations never spend the balance twice; a reversal frees it again")
+    func concurrentAuthorizations() async throws {
+        let card = try #require(TestCards.card(.insufficientFunds, .visa))  // 5.00 EUR
+        let host = try IssuerFixture.host()
+        let channel = try IssuerFixture.channel(card)
+        var requests: [ISO8583Message] = []
+        for stan in 1...4 {
+            let data = try await IssuerFixture.tap(channel, minorUnits: 300)
+            requests.append(IssuerFixture.authorizationRequest(data, minorUnits: 300, stan: stan))
+        }
+        let codes = await withTaskGroup(of: ResponseCode?.self) { group in
+            for request in requests.prefix(3) {
+                group.addTask { await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode }
+            }
+            return await group.reduce(into: [ResponseCode?]()) { $0.append($1) }
+        }
+        // Later ATCs may overtake earlier ones, which are then replays; exactly one 3.00 fits in 5.00.
+        #expect(codes.filter { $0 == .approved }.count == 1)
+        #expect(codes.allSatisfy { [.approved, .insufficientFunds, .cryptogramReplayed].contains($0) })
+        let approved = try #require(
+            zip(requests, codes).first { $0.1 == .approved }?.0)
+        let reversal = await host.handle(IssuerFixture.reversal(of: approved), at: IssuerFixture.transactionDate)
+        #expect(reversal?.responseCode == .approved)
+        #expect(await host.handle(requests[3], at: IssuerFixture.transactionDate)?.responseCode == .approved)
     }
 }

@@ -102,7 +102,9 @@ extension IssuerHost {
         case .blocked: return AuthorizationDecision(result: .doNotHonour)
         }
         if let expiry = request.expiry, expiry != account.expiry { return AuthorizationDecision(result: .expiredCard) }
-        guard let today, !account.expiry.isExpired(on: today) else { return AuthorizationDecision(result: .expiredCard) }
+        guard let today, !account.expiry.isExpired(on: today) else {
+            return AuthorizationDecision(result: .expiredCard)
+        }
         guard request.currencyCode == account.currency.numericCode else {
             return AuthorizationDecision(result: .invalidTransaction)
         }
@@ -158,7 +160,8 @@ extension IssuerHost {
         let value: [UInt8]
         switch card.version.arpcMethod {
         case .method1:
-            value = try card.generateARPC(arqc: arqc, atc: atc, responseCode: code.arpcResponseCode)
+            value =
+                try card.generateARPC(arqc: arqc, atc: atc, responseCode: code.arpcResponseCode)
                 + code.arpcResponseCode
         case .method2:
             let csu = cardStatusUpdate(approved: approved)

@@ -57,6 +57,8 @@ extension IssuerKeys {
         CardAccount(
             keyedPAN: keyedHash(of: pan), encryptedPAN: try encrypt(pan), maskedPAN: pan.masked, expiry: expiry,
             currency: currency, availableBalance: availableBalance,
-            pinVerificationValue: try pin.map { (pin) throws(IssuerError) in try pinVerificationValue(pin: pin, pan: pan) })
+            pinVerificationValue: try pin.map { (pin) throws(IssuerError) in
+                try pinVerificationValue(pin: pin, pan: pan)
+            })
     }
 }

@@ -68,6 +68,7 @@ public enum TestCards {
 
     /// A repository holding every test card's account.
     public static func repository(keys: IssuerKeys) throws(IssuerError) -> InMemoryIssuerRepository {
-        try InMemoryIssuerRepository(accounts: all.map { (card) throws(IssuerError) in try account(for: card, keys: keys) })
+        try InMemoryIssuerRepository(
+            accounts: all.map { (card) throws(IssuerError) in try account(for: card, keys: keys) })
     }
 }
