@@ -61,6 +61,16 @@ public struct IssuerKeys: Sendable, CustomStringConvertible, CustomReflectable {
         for (name, key, allowed) in lengths where !allowed.contains(key.count) {
             throw IssuerError(.invalidKey, "the \(name) must have \(allowed.sorted()) bytes, not \(key.count)")
         }
+        self.init(
+            checkedMasterKeys: masterKeys, panHashKey: panHashKey, panEncryptionKey: panEncryptionKey,
+            pinVerificationKey: pinVerificationKey, zonePINKey: zonePINKey, pinEncryptionKey: pinEncryptionKey)
+    }
+
+    /// Assembles keys whose lengths are known to be right.
+    private init(
+        checkedMasterKeys masterKeys: [Range], panHashKey: [UInt8], panEncryptionKey: [UInt8],
+        pinVerificationKey: [UInt8], zonePINKey: [UInt8], pinEncryptionKey: [UInt8]
+    ) {
         self.masterKeys = masterKeys
         self.panHashKey = SymmetricKey(data: panHashKey)
         self.panEncryptionKey = SymmetricKey(data: panEncryptionKey)
@@ -75,9 +85,8 @@ public struct IssuerKeys: Sendable, CustomStringConvertible, CustomReflectable {
             var generator = SystemRandomNumberGenerator()
             return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         }
-        // The lengths are the ones init checks, so it cannot throw.
-        return try! IssuerKeys(
-            masterKeys: masterKeys, panHashKey: random(32), panEncryptionKey: random(32),
+        return IssuerKeys(
+            checkedMasterKeys: masterKeys, panHashKey: random(32), panEncryptionKey: random(32),
             pinVerificationKey: random(32), zonePINKey: random(16), pinEncryptionKey: random(16))
     }
 
