@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Interop through a real PC/SC stack (issue 4, part 4): a private pcscd with a vpcd reader, our card as a virtual
+# card (`tap emulate --vpcd`), and reader software nobody here wrote.
+#   a. emvtool (PyPI emv 1.0.14): listapps, appdata 0, info, cap against the Visa and the Mastercard profile
+#   b. scripts/interop/contactless_flow.py (pyscard): PPSE, SELECT, GPO with full PDOL data, READ RECORD per AFL
+#   c. `tap read --pcsc` against `tap emulate --vpcd`: Online Request, ARQC verified by tap and by pyemv
+#   d. `tap read --pcsc` against scripts/interop/trace_card.py replaying real card traces: the trace's outcome
+# Every wait is bounded (timeout); pcscd and the virtual cards are stopped by PID on exit (scripts/test.d/lib).
+set -euo pipefail
+cd "$ROOT"
+VENV=${VENV:-$ROOT/.venv}
+PY=$VENV/bin/python
+source scripts/test.d/lib/pcscd.sh
+fail() { echo "pcsc interop: $*" >&2; exit 1; }
+profile_file() { echo "Sources/CardEmulator/Profiles/$1-test.json"; }
+profile_value() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"p": d}))' "$(profile_file "$1")" "$2"; }
+json_field() { "$PY" -c 'import json,sys; v=json.load(sys.stdin).get(sys.argv[1]); print("" if v is None else v)' "$1"; }
+
+pcscd_start
+READER="Virtual PCD 00 00"
+
+emulate() {
+    card_start "emulate-$1" "$TAP" emulate --vpcd "$VPCD" --card "$1"
+}
+
+# --- a. emvtool -----------------------------------------------------------------------------------------------
+for card in visa mastercard; do
+    aid=$(profile_value "$card" 'p["applications"][0]["aid"]')
+    pan=$(profile_value "$card" 'p["pan"]')
+    # 5F24 as emvtool prints it (YY/MM/DD, last day of the month)
+    expiry=$(profile_value "$card" '__import__("datetime").date(int(p["expiry"][:4]) + (p["expiry"][5:] == "12"), int(p["expiry"][5:]) % 12 + 1, 1).__sub__(__import__("datetime").timedelta(days=1)).strftime("%y/%m/%d")')
+    pin=$(profile_value "$card" 'p.get("offlinePIN", "1234")')
+    aid_spaced=$(sed 's/../& /g; s/ $//' <<<"$aid")
+    emulate "$card"
+    for command in listapps "appdata 0" info "-p $pin cap"; do
+        # shellcheck disable=SC2086 # the command's words are meant to split
+        if ! out=$(timeout 60 "$VENV/bin/emvtool" $command 2>&1); then
+            echo "$out" | tail -n 20 >&2
+            fail "emvtool $command against $card exited non-zero"
+        fi
+        case $command in
+            listapps | info) grep -q "\[$aid_spaced\]" <<<"$out" || { echo "$out" >&2; fail "emvtool $command ($card): no AID $aid"; } ;;
+        esac
+        case $command in
+            "appdata 0" | info)
+                grep -q "$pan" <<<"$out" || fail "emvtool $command ($card): PAN of the profile not printed"
+                grep -q "$expiry" <<<"$out" || { echo "$out" >&2; fail "emvtool $command ($card): expiry $expiry not printed"; } ;;
+            *cap) grep -Eq '^[0-9]{6,10}$' <<<"$out" || { echo "$out" >&2; fail "emvtool cap ($card): no CAP value"; } ;;
+        esac
+        echo "emvtool $command ($card): ok"
+    done
+    card_stop
+done
+
+# --- b. the contactless flow through pyscard --------------------------------------------------------------------
+for card in visa mastercard; do
+    emulate "$card"
+    expiry=$(profile_value "$card" '__import__("datetime").date(int(p["expiry"][:4]) + (p["expiry"][5:] == "12"), int(p["expiry"][5:]) % 12 + 1, 1).__sub__(__import__("datetime").timedelta(days=1)).strftime("%y%m%d")')
+    timeout 30 "$PY" scripts/interop/contactless_flow.py --reader "$READER" \
+        --aid "$(profile_value "$card" 'p["applications"][0]["aid"]')" --pan "$(profile_value "$card" 'p["pan"]')" \
+        --expiry "$expiry" || fail "contactless flow against $card"
+    card_stop
+done
+
+# --- c. tap read --pcsc against tap emulate --vpcd ------------------------------------------------------------
+emulate visa
+json=$(timeout 60 "$TAP" read --pcsc --reader "$READER" --json --issuer-profile visa) || fail "tap read --pcsc (visa) failed"
+[ "$(json_field outcome <<<"$json")" = onlineRequest ] || { echo "$json" >&2; fail "tap read --pcsc (visa): not Online Request"; }
+[ "$(json_field arqcVerified <<<"$json")" = True ] || { echo "$json" >&2; fail "tap read --pcsc (visa): tap did not verify the ARQC"; }
+"$PY" scripts/interop/verify_arqc.py "$(profile_file visa)" <<<"$json" || fail "pyemv does not verify the ARQC of tap read --pcsc"
+echo "tap read --pcsc (visa): $(json_field outcome <<<"$json"), ARQC $(json_field arqc <<<"$json") verified by tap and pyemv"
+card_stop
+
+# --- d. tap read --pcsc against real card traces -----------------------------------------------------------------
+# The outcome each trace's header implies for a kernel with the shipped test CA keys only (see the traces' headers and
+# Tests/ReaderKernelTests/TraceReplayTests.swift).
+declare -A trace_outcome=([visa-prepaid-qvsdc-online]=onlineRequest)
+for name in "${!trace_outcome[@]}"; do
+    trace=Tests/TransactionTests/Traces/$name.trace
+    grep -q '^# outcome: online request' "$trace" || fail "$name: the header no longer implies online request"
+    card_start "trace-$name" "$PY" scripts/interop/trace_card.py --vpcd "$VPCD" "$trace"
+    json=$(timeout 60 "$TAP" read --pcsc --reader "$READER" --json --amount 0.00 --currency AUD) \
+        || fail "tap read --pcsc against the trace $name failed"
+    got=$(json_field outcome <<<"$json")
+    [ "$got" = "${trace_outcome[$name]}" ] || { echo "$json" >&2; fail "trace $name: outcome $got, expected ${trace_outcome[$name]}"; }
+    echo "tap read --pcsc against trace $name: $got"
+    card_stop
+done
+echo "pcsc interop: ok"

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Faults through pcscd (issue 4, part 5), each bounded by `timeout` so a hang fails the step instead of stalling it:
+#   the card leaves mid-transaction (a virtual card that closes after N APDUs; `tap emulate` SIGKILLed during a
+#   `tap bench pcsc`) -> card removed, no hang; pcscd not running -> a clear error; an unknown reader -> the list
+#   of readers; a card answering garbage -> a typed error naming the APDU.
+set -euo pipefail
+cd "$ROOT"
+VENV=${VENV:-$ROOT/.venv}
+PY=$VENV/bin/python
+source scripts/test.d/lib/pcscd.sh
+fail() { echo "pcsc faults: $*" >&2; exit 1; }
+TRACE=Tests/TransactionTests/Traces/visa-prepaid-qvsdc-online.trace
+
+# Runs a command under `timeout`; sets OUT (stdout + stderr) and RC; a timeout or a crash (signal) fails the step.
+run_bounded() {
+    local seconds=$1
+    shift
+    set +e
+    OUT=$(timeout -k 5 "$seconds" "$@" 2>&1)
+    RC=$?
+    set -e
+    [ $RC -eq 124 ] || [ $RC -eq 137 ] && { echo "$OUT" | tail -n 10 >&2; fail "hung (killed after ${seconds}s): $*"; }
+    [ $RC -gt 128 ] && { echo "$OUT" | tail -n 10 >&2; fail "crashed with signal $((RC - 128)): $*"; }
+    return 0
+}
+
+pcscd_start
+READER="Virtual PCD 00 00"
+
+# --- the card leaves after SELECT PPSE and SELECT AID: GET PROCESSING OPTIONS finds no card --------------------------
+card_start removed "$PY" scripts/interop/trace_card.py --vpcd "$VPCD" "$TRACE" --remove-after 2
+run_bounded 30 "$TAP" read --pcsc --reader "$READER" --json
+grep -Eiq 'card ?removed|removed' <<<"$OUT" || { echo "$OUT" >&2; fail "card gone mid-transaction: tap read does not say card removed"; }
+echo "card removed after 2 APDUs: tap read exit $RC, says: $(grep -Eio '[^"]*removed[^"]*' <<<"$OUT" | head -n 1)"
+card_stop
+
+# --- tap emulate SIGKILLed while tap bench pcsc runs ---------------------------------------------------------------
+card_start emulate-killed "$TAP" emulate --vpcd "$VPCD" --card visa
+killed=$CARD_PID
+timeout -k 5 60 "$TAP" bench pcsc --reader "$READER" --count 100000 > "$PCSC_DIR/bench-killed.out" 2>&1 &
+bench=$!
+PCSC_PIDS+=("$bench")
+sleep 2
+kill -0 "$bench" 2>/dev/null || { cat "$PCSC_DIR/bench-killed.out" >&2; fail "tap bench pcsc ended before the card was killed"; }
+kill -KILL "$killed"
+set +e
+wait "$bench"
+RC=$?
+set -e
+OUT=$(cat "$PCSC_DIR/bench-killed.out")
+[ $RC -eq 124 ] || [ $RC -eq 137 ] && fail "tap bench pcsc hung after tap emulate was killed"
+[ $RC -gt 128 ] && fail "tap bench pcsc crashed (signal $((RC - 128))) after tap emulate was killed"
+grep -Eiq 'card ?removed|removed' <<<"$OUT" || { echo "$OUT" | tail -n 10 >&2; fail "tap emulate killed: tap bench pcsc does not say card removed"; }
+echo "tap emulate SIGKILLed during tap bench pcsc: exit $RC, says: $(grep -Eio '[^"]*removed[^"]*' <<<"$OUT" | head -n 1)"
+CARD_PID=""
+wait_card --absent >/dev/null
+
+# --- a card answering garbage to GET PROCESSING OPTIONS -----------------------------------------------------------
+card_start garbage "$PY" scripts/interop/trace_card.py --vpcd "$VPCD" "$TRACE" --garbage-ins A8
+run_bounded 30 "$TAP" read --pcsc --reader "$READER"
+grep -Eiq 'GET PROCESSING OPTIONS|80 ?A8' <<<"$OUT" || { echo "$OUT" >&2; fail "garbage GPO response: the error does not name the APDU"; }
+echo "garbage GPO response: tap read exit $RC: $(grep -Ei 'GET PROCESSING OPTIONS|80 ?A8' <<<"$OUT" | head -n 1)"
+card_stop
+
+# --- an unknown reader name: the list of readers --------------------------------------------------------------------
+run_bounded 30 "$TAP" read --pcsc --reader "No Such Reader 99"
+[ $RC -ne 0 ] || fail "tap read --pcsc accepted an unknown reader"
+grep -q "$READER" <<<"$OUT" || { echo "$OUT" >&2; fail "unknown reader: the readers are not listed"; }
+echo "unknown reader: exit $RC, lists the readers"
+
+# --- pcscd not running ---------------------------------------------------------------------------------------------
+pcscd_stop
+for command in "readers" "read --pcsc --reader $READER"; do
+    # shellcheck disable=SC2086
+    run_bounded 30 "$TAP" $command
+    [ $RC -ne 0 ] || fail "tap $command succeeded without pcscd"
+    grep -Eiq 'pcscd|PC/SC (service|daemon)|not running' <<<"$OUT" || { echo "$OUT" >&2; fail "tap $command without pcscd: no clear error"; }
+    echo "pcscd not running: tap $command exit $RC: $(head -n 1 <<<"$OUT")"
+done
+echo "pcsc faults: ok"
