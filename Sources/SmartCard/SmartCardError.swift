@@ -14,6 +14,12 @@ public struct SmartCardError: CodedError {
             case timedOut
             case unexpectedCommand
             case traceExhausted
+            case libraryUnavailable
+            case serviceUnavailable
+            case noReaders
+            case unknownReader
+            case cancelled
+            case readerFailed
         }
 
         private let base: Base
@@ -32,6 +38,18 @@ public struct SmartCardError: CodedError {
         public static let unexpectedCommand = Code(.unexpectedCommand)
         /// A ``ReplayChannel`` received a command after the last recorded exchange.
         public static let traceExhausted = Code(.traceExhausted)
+        /// The PC/SC library (libpcsclite) could not be loaded; the message says what to install.
+        public static let libraryUnavailable = Code(.libraryUnavailable)
+        /// The PC/SC resource manager (pcscd) is not running or went away; the message says how to start it.
+        public static let serviceUnavailable = Code(.serviceUnavailable)
+        /// PC/SC knows no reader at all.
+        public static let noReaders = Code(.noReaders)
+        /// No reader has the name asked for; the message lists the readers there are.
+        public static let unknownReader = Code(.unknownReader)
+        /// The wait was cancelled (`SCardCancel`).
+        public static let cancelled = Code(.cancelled)
+        /// Any other PC/SC failure; the message names the call and the PC/SC code.
+        public static let readerFailed = Code(.readerFailed)
 
         /// The code's name, as in `SmartCardError.Code.cardRemoved`.
         public var description: String { base.rawValue }
@@ -73,4 +91,16 @@ public struct SmartCardError: CodedError {
     public static let unexpectedCommand = pattern(.unexpectedCommand)
     /// Matches any ``Code/traceExhausted`` error.
     public static let traceExhausted = pattern(.traceExhausted)
+    /// Matches any ``Code/libraryUnavailable`` error.
+    public static let libraryUnavailable = pattern(.libraryUnavailable)
+    /// Matches any ``Code/serviceUnavailable`` error.
+    public static let serviceUnavailable = pattern(.serviceUnavailable)
+    /// Matches any ``Code/noReaders`` error.
+    public static let noReaders = pattern(.noReaders)
+    /// Matches any ``Code/unknownReader`` error.
+    public static let unknownReader = pattern(.unknownReader)
+    /// Matches any ``Code/cancelled`` error.
+    public static let cancelled = pattern(.cancelled)
+    /// Matches any ``Code/readerFailed`` error.
+    public static let readerFailed = pattern(.readerFailed)
 }

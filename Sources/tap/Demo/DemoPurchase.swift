@@ -12,7 +12,7 @@ struct DemoPurchase {
     /// Whether the wallet verified the cardholder on the phone before the tap (double-click and Face ID).
     var cardholderVerifiedOnPhone: Bool
 
-    func run() async throws -> DemoReport {
+    func run() async throws -> TransactionReport {
         let profile = try card.profile()
         var emulated = try profile.personalize()
         if cardholderVerifiedOnPhone { emulated.authenticateCardholder() }
@@ -25,9 +25,8 @@ struct DemoPurchase {
         if let authorization = result.outcome.authorizationData, authorization.mode == .emv {
             issuer = try IssuerCheck(profile: profile, authorization: authorization)
         }
-        return DemoReport(
-            card: card, profile: profile, amount: amount, cardholderVerifiedOnPhone: cardholderVerifiedOnPhone,
-            keysBefore: keysBefore, keysAfter: await channel.applet.remainingKeyCount,
-            configuration: configuration, result: result, issuer: issuer)
+        return TransactionReport(
+            card: profile.name, setting: .loopback, amount: amount, cardholderVerifiedOnPhone: cardholderVerifiedOnPhone,
+            paymentKeys: (keysBefore, await channel.applet.remainingKeyCount), result: result, issuer: issuer)
     }
 }

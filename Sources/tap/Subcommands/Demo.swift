@@ -24,18 +24,11 @@ extension Tap {
         @Flag(help: "Print the transaction as JSON.") var json = false
 
         func run() async throws {
-            guard let currency = Currency(alphabeticCode: currency) ?? Int(currency).flatMap(Currency.init(numericCode:))
-            else { throw ValidationError("unknown currency '\(currency)'") }
-            guard let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")), value > 0 else {
-                throw ValidationError("amount must be a positive decimal number, e.g. 12.34")
-            }
             let purchase = DemoPurchase(
-                card: card, amount: try Amount(value, currency: currency), cardholderVerifiedOnPhone: cdcvm)
+                card: card, amount: try Amount(argument: amount, currency: currency), cardholderVerifiedOnPhone: cdcvm)
             let report = try await purchase.run()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                try printJSON(report)
             } else {
                 print(report.text(style: .forStandardOutput(), trace: trace))
             }

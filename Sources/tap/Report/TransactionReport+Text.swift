@@ -2,17 +2,29 @@ import EMV
 import Foundation
 import ReaderKernel
 
-extension DemoReport {
+extension TransactionReport {
     /// The transaction as a person follows it: the card and reader, each APDU with its decoded response, the kernel's
     /// decisions, the outcome and the issuer's check. `trace` adds the raw (masked) bytes of every exchange.
     func text(style: ConsoleStyle, trace: Bool) -> String {
         var lines: [String] = []
-        lines.append(style.bold("Contactless demo: a \(amount) purchase with the \(card), on the in-process loopback"))
+        switch setting {
+        case .loopback:
+            lines.append(style.bold("Contactless demo: a \(amount) purchase with the \(card), on the in-process loopback"))
+        case .reader(let name, _, _):
+            lines.append(style.bold("Contactless purchase: \(amount) with the card in PC/SC reader \"\(name)\""))
+        }
         lines.append("")
-        lines.append(row("Card", "\(card), \(paymentKeysBefore) payment keys on the phone"))
-        lines.append(
-            row("Wallet", cardholderVerifiedOnPhone
-                ? "cardholder verified on the phone before the tap (CDCVM)" : "no cardholder verification on the phone"))
+        switch setting {
+        case .loopback:
+            lines.append(row("Card", "\(card)" + (paymentKeysBefore.map { ", \($0) payment keys on the phone" } ?? "")))
+        case .reader(_, let atr, let transport):
+            lines.append(row("Card", "\(card), ATR \(atr.hexString), \(transport)"))
+        }
+        if let cardholderVerifiedOnPhone {
+            lines.append(
+                row("Wallet", cardholderVerifiedOnPhone
+                    ? "cardholder verified on the phone before the tap (CDCVM)" : "no cardholder verification on the phone"))
+        }
         if let limits { lines.append(row("Reader", limits)) }
 
         lines.append("")
@@ -47,7 +59,9 @@ extension DemoReport {
         lines.append(row("Offline data authentication", oda))
         lines.append(row("Cardholder verification", cvm))
         if let cryptogramType, let arqc, let atc { lines.append(row("Cryptogram", "\(cryptogramType) \(arqc), ATC \(atc)")) }
-        lines.append(row("Payment keys left", "\(paymentKeysAfter) (of \(paymentKeysBefore))"))
+        if let paymentKeysBefore, let paymentKeysAfter {
+            lines.append(row("Payment keys left", "\(paymentKeysAfter) (of \(paymentKeysBefore))"))
+        }
 
         if let arqcVerified, let tamperedAmountRejected {
             lines.append("")
