@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         .package(url: "https://github.com/attaswift/BigInt.git", exact: "6.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
     ],
     targets: [
         .target(
@@ -35,7 +37,10 @@ let package = Package(
         ),
         .target(
             name: "SmartCard",
-            dependencies: ["EMV"],
+            dependencies: [
+                "EMV",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictness
         ),
         .target(
@@ -64,6 +69,9 @@ let package = Package(
                 "CardEmulator",
                 "ReaderKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),
@@ -85,7 +93,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartCardTests",
-            dependencies: ["SmartCard"],
+            dependencies: [
+                "SmartCard",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

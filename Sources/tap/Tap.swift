@@ -6,6 +6,6 @@ struct Tap: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tap",
         abstract: "Contactless: an open EMV contactless payment stack.",
-        subcommands: [Demo.self, Read.self, Readers.self, CryptoCommand.self, Bench.self]
+        subcommands: [Demo.self, Emulate.self, Read.self, Readers.self, CryptoCommand.self, Bench.self]
     )
 }

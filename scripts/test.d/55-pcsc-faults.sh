@@ -70,11 +70,12 @@ echo "unknown reader: exit $RC, lists the readers"
 
 # --- pcscd not running ---------------------------------------------------------------------------------------------
 pcscd_stop
-for command in "readers" "read --pcsc --reader $READER"; do
-    # shellcheck disable=SC2086
-    run_bounded 30 "$TAP" $command
-    [ $RC -ne 0 ] || fail "tap $command succeeded without pcscd"
-    grep -Eiq 'pcscd|PC/SC (service|daemon)|not running' <<<"$OUT" || { echo "$OUT" >&2; fail "tap $command without pcscd: no clear error"; }
-    echo "pcscd not running: tap $command exit $RC: $(head -n 1 <<<"$OUT")"
-done
+run_bounded 30 "$TAP" readers
+[ $RC -ne 0 ] || fail "tap readers succeeded without pcscd"
+grep -Eiq 'pcscd|PC/SC (service|daemon)|not running' <<<"$OUT" || { echo "$OUT" >&2; fail "tap readers without pcscd: no clear error"; }
+echo "pcscd not running: tap readers exit $RC: $(head -n 1 <<<"$OUT")"
+run_bounded 30 "$TAP" read --pcsc --reader "$READER"
+[ $RC -ne 0 ] || fail "tap read --pcsc succeeded without pcscd"
+grep -Eiq 'pcscd|PC/SC (service|daemon)|not running' <<<"$OUT" || { echo "$OUT" >&2; fail "tap read --pcsc without pcscd: no clear error"; }
+echo "pcscd not running: tap read --pcsc exit $RC: $(head -n 1 <<<"$OUT")"
 echo "pcsc faults: ok"

@@ -1,0 +1,126 @@
+import ArgumentParser
+import CardEmulator
+import EMV
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import SmartCard
+
+extension Tap {
+    /// Serves a test card to PC/SC applications as a virtual smart card on vsmartcard's vpcd.
+    struct Emulate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Be a payment card in vsmartcard's virtual reader, for any PC/SC application to read.",
+            discussion: """
+                Personalises a card profile and connects it to vpcd (the virtual reader driver of pcscd) at \
+                --vpcd: pcscd then reports a card in the virtual reader, and pcsc_scan, emvtool or `tap read \
+                --pcsc` read it like a real one. Power off and reset return the card to idle (the ATC and the \
+                remaining keys persist); when pcscd restarts, the card reconnects. One line per connection or \
+                power event goes to standard error, never card data; SIGINT or SIGTERM removes the card, prints \
+                a summary (transactions served, last ATC) and exits 0.
+
+                Needs a pcscd whose reader.conf has a vpcd entry, e.g. for port 35963 (0x8C7B):
+                  FRIENDLYNAME "Virtual PCD"
+                  DEVICENAME   /dev/null:0x8C7B
+                  LIBPATH      /usr/lib/pcsc/drivers/serial/libifdvpcd.so
+                  CHANNELID    0x8C7B
+                """
+        )
+
+        @Option(help: ArgumentHelp("vpcd's address (the DEVICENAME port of its reader.conf entry).", valueName: "host:port"))
+        var vpcd = VPCDEndpoint.local.description
+        @Option(
+            help: ArgumentHelp(
+                "The card: \(EmulatedCardSource.shippedNames.joined(separator: ", ")), or a card profile JSON file.",
+                valueName: "profile"))
+        var card: EmulatedCardSource = .visa
+        @Option(help: ArgumentHelp("Answer to reset in hex (default 3B80800101: T=0 and T=1).", valueName: "hex"))
+        var atr: String?
+        @Flag(
+            inversion: .prefixedNo,
+            help: "Whether the wallet verified the cardholder on the phone (CDCVM), re-armed for each transaction.")
+        var cdcvm = true
+        @Flag(
+            name: .customLong("lenient-pdol"), inversion: .prefixedNo,
+            help: """
+                Accept GET PROCESSING OPTIONS with empty PDOL data (83 00), as contact tools such as emvtool send; \
+                readers that send the PDOL data are served the same either way.
+                """)
+        var lenientPDOL = true
+        @Option(help: "Limited-use keys (one per transaction) to personalise; the profile's count by default.")
+        var keys: Int?
+        @Flag(help: "Print the summary on exit as JSON.") var json = false
+
+        func validate() throws {
+            if let keys, !(1...60_000).contains(keys) { throw ValidationError("--keys must be from 1 to 60000") }
+        }
+
+        func run() async throws {
+            let endpoint: VPCDEndpoint
+            do {
+                endpoint = try VPCDEndpoint(parsing: vpcd)
+            } catch {
+                throw ValidationError(error.message)
+            }
+            let answerToReset = try Self.answerToReset(atr)
+            var profile = try card.profile()
+            if let keys { profile.limitedUseKeys.count = keys }
+            var emulated = try profile.personalize()
+            emulated.acceptsEmptyPDOLData = lenientPDOL
+            let keyCount = emulated.remainingKeyCount
+            let applet = WalletApplet(card: emulated, cardholderVerifiedOnPhone: cdcvm)
+
+            let link: VirtualCardLink<WalletApplet>
+            do {
+                link = try VirtualCardLink(applet: applet, endpoint: endpoint, answerToReset: answerToReset) { event in
+                    if let line = Self.line(for: event) { Self.printError(line) }
+                }
+            } catch {
+                throw ValidationError(error.message)
+            }
+            Self.printError(
+                "\(card) (\(emulated.scheme), \(keyCount) keys, ATR \(answerToReset.hexString)) for vpcd at \(endpoint)"
+                    + "; SIGINT or SIGTERM to stop")
+            var logger = Logger(label: "tap.emulate") { label in StreamLogHandler.standardError(label: label) }
+            logger.logLevel = .warning
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [link], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+
+            let summary = link.withCard { card in
+                EmulateSummary(
+                    transactions: card.applet.transactionsServed, lastATC: card.applet.card.lastATC.map(Int.init),
+                    keysRemaining: card.applet.card.remainingKeyCount, commands: card.commandCount)
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            } else {
+                print(summary.text)
+            }
+        }
+
+        /// The `--atr` bytes, spaces and colons allowed between digits.
+        static func answerToReset(_ text: String?) throws -> [UInt8] {
+            guard let text else { return VirtualCard<WalletApplet>.defaultAnswerToReset }
+            let digits = text.filter { !$0.isWhitespace && $0 != ":" }
+            guard let bytes = [UInt8](hex: digits) else {
+                throw ValidationError("--atr must be hex bytes, e.g. 3B80800101")
+            }
+            return bytes
+        }
+
+        /// The line an event prints, nil for repeated connection failures (the first, then one every 30 attempts).
+        static func line(for event: VirtualCardEvent) -> String? {
+            if case .connectionFailed(_, let attempt, _) = event, attempt != 1, attempt % 30 != 0 { return nil }
+            return event.description
+        }
+
+        static func printError(_ line: String) {
+            FileHandle.standardError.write(Data("tap emulate: \(line)\n".utf8))
+        }
+    }
+}
