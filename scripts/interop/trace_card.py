@@ -4,14 +4,16 @@
 Trace format (Sources/SmartCard/APDUTrace.swift): one exchange a line, `COMMAND-HEX : RESPONSE-HEX`, `#` starts a
 comment, spaces between hex digits ignored. A command is answered with the response of the recorded command that
 has the same header and data (Le ignored: T=0 readers drop it); GET PROCESSING OPTIONS and GENERATE AC, whose data
-holds the terminal's date and unpredictable number, match on header and data length. Anything else gets 6D00.
+holds the terminal's date and unpredictable number, match on header and data length. A command the trace does not
+have gets 6D00, or with --unrecorded remove the card leaves the field (as the kernel's replay ends: trace exhausted).
 As in the kernel's replay tests, PAN digits the trace's source masked as FFFFFF inside track 2 are answered as zeros
 so track 2 parses.
 
 Fault modes for the tests: --remove-after N closes the connection instead of answering APDU N+1 (the card leaves
 the field mid-transaction); --garbage-ins XX answers that instruction with a malformed TLV and 9000.
 
-usage: trace_card.py --vpcd HOST:PORT TRACE [--remove-after N] [--garbage-ins A8] [--atr HEX] [--log]
+usage: trace_card.py --vpcd HOST:PORT TRACE [--unrecorded 6D00|remove] [--remove-after N] [--garbage-ins A8]
+                     [--atr HEX] [--log]
 """
 
 import argparse
@@ -54,6 +56,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--vpcd", required=True, help="HOST:PORT of the vpcd reader")
     parser.add_argument("trace")
+    parser.add_argument("--unrecorded", choices=["6D00", "remove"], default="6D00")
     parser.add_argument("--remove-after", type=int, default=None)
     parser.add_argument("--garbage-ins", default=None, help="instruction byte (hex) answered with garbage")
     parser.add_argument("--atr", default=vicc.DEFAULT_ATR.hex())
@@ -72,6 +75,8 @@ def main():
                 continue
             if data == recorded_data or ((header[0], header[1]) in LOOSE and len(data) == len(recorded_data)):
                 return response
+        if args.unrecorded == "remove":
+            raise vicc.Removed(f"unrecorded command {apdu[:4].hex().upper()}")
         return bytes.fromhex("6D00")
 
     count = vicc.serve(

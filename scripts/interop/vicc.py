@@ -18,6 +18,10 @@ class Closed(Exception):
     """vpcd closed the connection."""
 
 
+class Removed(Exception):
+    """Raised by `respond` to leave the field: the connection closes instead of answering."""
+
+
 def _recv_exact(sock, count):
     data = b""
     while len(data) < count:
@@ -55,7 +59,12 @@ def serve(address, respond, atr=DEFAULT_ATR, on_reset=None, max_apdus=None, log=
                 if log:
                     log(f"card removed before answering APDU {frame[:4].hex().upper()}")
                 return answered
-            answer = respond(frame)
+            try:
+                answer = respond(frame)
+            except Removed as removed:
+                if log:
+                    log(f"card removed: {removed}")
+                return answered
             if log:
                 log(f"{frame.hex().upper()} : {answer.hex().upper()}")
             sock.sendall(len(answer).to_bytes(2, "big") + answer)
