@@ -18,6 +18,8 @@ final class FakePCSC: @unchecked Sendable {
     var connectStatus: PCSCStatus = .success
     /// The protocol SCardConnect negotiates.
     var negotiated: PCSCProtocol = .t0
+    /// The card state SCardStatus reports (SCARD_PRESENT | SCARD_POWERED | SCARD_SPECIFIC by default).
+    var cardState: UInt32 = 0x54
     /// A failure for SCardTransmit (nil: the card answers through `respond`).
     var transmitStatus: PCSCStatus?
     /// The card: the response bytes (status word included) to each command's bytes.
@@ -95,7 +97,7 @@ final class FakePCSC: @unchecked Sendable {
                 if let failure = self.transmitStatus { return (failure, []) }
                 return (.success, self.respond(command))
             },
-            status: { _ in (.success, 0x34, self.negotiated, [0x3B, 0x80, 0x80, 0x01, 0x01]) },
+            status: { _ in (.success, self.cardState, self.negotiated, [0x3B, 0x80, 0x80, 0x01, 0x01]) },
             cancel: { _ in
                 self.record("cancel")
                 return .success

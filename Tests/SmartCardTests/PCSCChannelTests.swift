@@ -15,7 +15,7 @@ struct PCSCChannelTests {
         let fake = FakePCSC(readers: [PCSCReaderState(readerName: reader, eventState: .present, atr: [0x3B, 0x00])])
         fake.negotiated = proto
         fake.respond = respond
-        let context = try PCSCContext(functions: fake.functions)
+        let context = try PCSCContext(functions: fake.functions, removalGrace: .milliseconds(20))
         return (try context.connect(reader: reader), fake)
     }
 
@@ -27,14 +27,14 @@ struct PCSCChannelTests {
     func caseFourUnderT0() async throws {
         let (channel, fake) = try Self.channel(.t0) { command in
             switch command.hexString {
-            case "80A8000002830000": [0x61, 0x04]
+            case "80A80000028300": [0x61, 0x04]
             case "00C0000004": [0x77, 0x02, 0x82, 0x00, 0x90, 0x00]
             default: [0x6D, 0x00]
             }
         }
         let response = try await channel.transmit(Self.gpo)
         #expect(response == ResponseAPDU(data: [0x77, 0x02, 0x82, 0x00], statusWord: .success))
-        #expect(fake.transmitted.map(\.hexString) == ["80A8000002830000", "00C0000004"])
+        #expect(fake.transmitted.map(\.hexString) == ["80A80000028300", "00C0000004"])
         #expect(channel.activeProtocol == .t0)
     }
 
@@ -72,7 +72,7 @@ struct PCSCChannelTests {
     func wrongLengthOnGetResponse() async throws {
         let (channel, fake) = try Self.channel(.t0) { command in
             switch command.hexString {
-            case "80A8000002830000": [0x61, 0x10]
+            case "80A80000028300": [0x61, 0x10]
             case "00C0000010": [0x6C, 0x02]
             case "00C0000002": [0xAB, 0xCD, 0x90, 0x00]
             default: [0x6D, 0x00]
@@ -109,7 +109,7 @@ struct PCSCChannelTests {
         let (channel, fake) = try Self.channel(.t1) { _ in [0x77, 0x00, 0x90, 0x00] }
         let response = try await channel.transmit(Self.gpo)
         #expect(response.data == [0x77, 0x00])
-        #expect(fake.transmitted.map(\.hexString) == ["80A800000283000000"])
+        #expect(fake.transmitted.map(\.hexString) == ["80A8000002830000"])
     }
 
     @Test("A card that answers 61XX forever is a malformed response, not a hang")
@@ -128,6 +128,21 @@ struct PCSCChannelTests {
         #expect(error?.message.contains("GENERATE AC") == true)
         #expect(error?.message.contains("AABB") == false)
         #expect(error?.message.contains("80AE") == false)
+    }
+
+    @Test("An empty answer while the card leaves the reader: cardRemoved, not malformed")
+    func emptyAnswerAsCardLeaves() async throws {
+        let (channel, fake) = try Self.channel(.t1) { _ in [] }
+        fake.readers[0].eventState = .empty
+        let error = await #expect(throws: SmartCardError.cardRemoved) { try await channel.transmit(Self.generateAC) }
+        #expect(error?.message.contains("GENERATE AC") == true)
+    }
+
+    @Test("An empty answer when SCardStatus already reports the card absent: cardRemoved")
+    func emptyAnswerCardAbsent() async throws {
+        let (channel, fake) = try Self.channel(.t1) { _ in [] }
+        fake.cardState = 0x2
+        await #expect(throws: SmartCardError.cardRemoved) { try await channel.transmit(Self.generateAC) }
     }
 
     @Test("Garbage in a GET RESPONSE names both commands")

@@ -121,6 +121,9 @@ public final class PCSCChannel: CardChannel {
             throw SmartCardError(pcsc: status, operation: "SCardTransmit", subject: Self.name(apdu, for: original))
         }
         guard bytes.count >= 2 else {
+            // vpcd (and some drivers) answer a card that dropped off mid-command with an empty response and success:
+            // ask the reader whether the card is still there before calling the answer malformed.
+            if let removed = cardGone(during: apdu, for: original) { throw removed }
             throw SmartCardError(
                 code: .malformedResponse,
                 message: "the answer to \(Self.name(apdu, for: original)) has \(bytes.count) byte"
@@ -129,6 +132,22 @@ public final class PCSCChannel: CardChannel {
         return ResponseAPDU(
             data: Array(bytes[..<(bytes.count - 2)]),
             statusWord: StatusWord(sw1: bytes[bytes.count - 2], sw2: bytes[bytes.count - 1]))
+    }
+
+    /// The error to throw when SCardStatus says the card is no longer there (absent, or the handle reports it
+    /// removed); nil when it is.
+    private func cardGone(during apdu: CommandAPDU, for original: CommandAPDU) -> SmartCardError? {
+        let (status, state, _, _) = context.functions.status(card)
+        let subject = Self.name(apdu, for: original)
+        if status != .success {
+            let error = SmartCardError(pcsc: status, operation: "SCardStatus", subject: subject)
+            return error.code == .cardRemoved || error.code == .serviceUnavailable ? error : nil
+        }
+        // SCARD_ABSENT (2) set, or SCARD_PRESENT (4) clear; else pcscd may not have polled the reader yet (it does
+        // every 400 ms), so wait a little for the removal to show.
+        let absent = state & 0x2 != 0 || state & 0x4 == 0
+        guard absent || context.cardLeaves(readerName, within: context.removalGrace) else { return nil }
+        return SmartCardError(code: .cardRemoved, message: "the card left the reader during \(subject)")
     }
 
     /// `GENERATE AC`, or `GET RESPONSE (for GENERATE AC)`: instruction names only, never data.

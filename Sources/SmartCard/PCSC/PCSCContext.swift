@@ -26,8 +26,17 @@ public final class PCSCContext: Sendable {
     }
 
     /// Establishes a context through `functions` (tests pass a fake).
-    public init(functions: PCSCFunctions) throws(SmartCardError) {
+    public convenience init(functions: PCSCFunctions) throws(SmartCardError) {
+        try self.init(functions: functions, removalGrace: .milliseconds(1000))
+    }
+
+    /// How long a response shorter than a status word waits for pcscd to report the card gone before it counts
+    /// as malformed: pcscd polls card presence every 400 ms.
+    let removalGrace: Duration
+
+    init(functions: PCSCFunctions, removalGrace: Duration) throws(SmartCardError) {
         self.functions = functions
+        self.removalGrace = removalGrace
         let (status, handle) = functions.establishContext(PCSCFunctions.scopeSystem)
         guard status == .success else { throw SmartCardError(pcsc: status, operation: "SCardEstablishContext") }
         self.handle = handle
@@ -97,6 +106,23 @@ public final class PCSCContext: Sendable {
                 throw SmartCardError(code: .timedOut, message: "no card \(place) within \(Self.seconds(timeout))")
             }
             for index in states.indices { states[index].currentState = states[index].eventState.subtracting(.changed) }
+            wait = Self.milliseconds(left)
+        }
+    }
+
+    /// Whether the card in `reader` leaves it (or the reader goes away) within `duration`.
+    func cardLeaves(_ reader: String, within duration: Duration) -> Bool {
+        let deadline = ContinuousClock.now + duration
+        var states = [PCSCReaderState(readerName: reader)]
+        var wait: UInt32 = 0
+        while true {
+            let status = functions.getStatusChange(handle, wait, &states)
+            guard status == .success || status == .timeout else { return status != .cancelled }
+            let state = states[0].eventState
+            if !state.contains(.present) || state.contains(.empty) || state.contains(.unknown) { return true }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            states[0].currentState = state.subtracting(.changed)
             wait = Self.milliseconds(left)
         }
     }

@@ -14,7 +14,7 @@ public enum VirtualCardEvent: Hashable, Sendable, CustomStringConvertible {
     case poweredOff
     /// The reader reset the card.
     case reset
-    /// The reader asked for the ATR and got it.
+    /// The reader asked for the ATR and got it; vpcd asks several times a second, as its card-presence poll.
     case answerToResetSent
     /// A frame was ignored, or a command answered with an error status word (see the error's code).
     case frameRejected(VPCDError)

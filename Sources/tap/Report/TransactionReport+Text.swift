@@ -33,7 +33,7 @@ extension TransactionReport {
             let summary = apdus[number - 1]
             lines.append(style.cyan("\(number). → \(summary.name)") + style.dim("  \(summary.command)"))
             guard let response = exchange.response else {
-                lines.append(style.red("   ← no response: \(summary.error ?? "transport error")"))
+                lines.append(style.red("   ← no response: \(summary.errorMessage ?? summary.error ?? "transport error")"))
                 continue
             }
             let status = "\(response.statusWord)"

@@ -12,7 +12,10 @@ struct TransactionReport: Encodable {
         var name: String
         var response: String?
         var status: String?
+        /// The transport error's code, e.g. `cardRemoved`.
         var error: String?
+        /// What the transport said, naming the command (never its data).
+        var errorMessage: String?
     }
 
     /// Where the card was: the in-process loopback or a PC/SC reader.
@@ -152,7 +155,8 @@ struct TransactionReport: Encodable {
                 name: Self.name(of: exchange.command),
                 response: exchange.response.map { printer.maskedHex($0.data) },
                 status: exchange.response.map { "\($0.statusWord)" },
-                error: exchange.error.map { "\($0.code)" })
+                error: exchange.error.map { "\($0.code)" },
+                errorMessage: exchange.error?.message)
         }
         exchanges = result.exchanges
         self.printer = printer

@@ -39,10 +39,12 @@ extension Tap.Bench {
             var max: Double
 
             init(_ samples: [Double]) {
-                median = samples.median
-                p99 = samples.percentile(99)
-                min = samples.min() ?? .nan
-                max = samples.max() ?? .nan
+                // Microseconds are the clock's useful resolution here; more digits are noise in the JSON.
+                func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+                median = rounded(samples.median)
+                p99 = rounded(samples.percentile(99))
+                min = rounded(samples.min() ?? .nan)
+                max = rounded(samples.max() ?? .nan)
             }
 
             var text: String {
@@ -92,7 +94,7 @@ extension Tap.Bench {
                 purchases.append(Self.milliseconds(elapsed))
                 roundTrips += await recorder.exchanges.map { Self.milliseconds($0.duration) }
                 outcomes[result.outcome.status.rawValue, default: 0] += 1
-                if !json, number % 50 == 0 { standardError("\(number - warmup) of \(count) purchases") }
+                if !json, number > warmup, (number - warmup) % 50 == 0 { standardError("\(number - warmup) of \(count) purchases") }
             }
             let report = Result(
                 reader: session.channel.readerName, transport: session.transport, purchases: purchases.count,

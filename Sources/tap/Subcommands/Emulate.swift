@@ -113,10 +113,14 @@ extension Tap {
             return bytes
         }
 
-        /// The line an event prints, nil for repeated connection failures (the first, then one every 30 attempts).
+        /// The line an event prints: nil for vpcd's ATR requests (its card-presence poll, several a second) and
+        /// repeated connection failures (the first is printed, then one every 30 attempts).
         static func line(for event: VirtualCardEvent) -> String? {
-            if case .connectionFailed(_, let attempt, _) = event, attempt != 1, attempt % 30 != 0 { return nil }
-            return event.description
+            switch event {
+            case .answerToResetSent: return nil
+            case .connectionFailed(_, let attempt, _) where attempt != 1 && attempt % 30 != 0: return nil
+            default: return event.description
+            }
         }
 
         static func printError(_ line: String) {
