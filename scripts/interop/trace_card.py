@@ -10,10 +10,11 @@ As in the kernel's replay tests, PAN digits the trace's source masked as FFFFFF 
 so track 2 parses.
 
 Fault modes for the tests: --remove-after N closes the connection instead of answering APDU N+1 (the card leaves
-the field mid-transaction); --garbage-ins XX answers that instruction with a malformed TLV and 9000.
+the field mid-transaction); --garbage-ins XX answers that instruction with garbage: a malformed TLV and 9000
+(--garbage tlv, the default) or a single byte, no status word (--garbage short).
 
 usage: trace_card.py --vpcd HOST:PORT TRACE [--unrecorded 6D00|remove] [--remove-after N] [--garbage-ins A8]
-                     [--atr HEX] [--log]
+                     [--garbage tlv|short]                     [--atr HEX] [--log]
 """
 
 import argparse
@@ -59,6 +60,7 @@ def main():
     parser.add_argument("--unrecorded", choices=["6D00", "remove"], default="6D00")
     parser.add_argument("--remove-after", type=int, default=None)
     parser.add_argument("--garbage-ins", default=None, help="instruction byte (hex) answered with garbage")
+    parser.add_argument("--garbage", choices=["tlv", "short"], default="tlv")
     parser.add_argument("--atr", default=vicc.DEFAULT_ATR.hex())
     parser.add_argument("--log", action="store_true", help="print every exchange on stderr")
     args = parser.parse_args()
@@ -67,6 +69,8 @@ def main():
 
     def respond(apdu):
         header, data = split_apdu(apdu)
+        if header[1] == garbage_ins and args.garbage == "short":
+            return b"\x6f"
         if header[1] == garbage_ins:
             return bytes.fromhex("77058202") + b"\x90\x00"  # template claims 5 bytes, holds 2
         for command, response in exchanges:

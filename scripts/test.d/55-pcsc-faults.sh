@@ -24,25 +24,31 @@ run_bounded() {
     return 0
 }
 
+# "outcome: reason [APDU: error]" from a `tap read --json` report on stdin.
+summary() {
+    "$PY" -c 'import json,sys; d=json.load(sys.stdin); e=[a["name"] + ": " + a["error"] for a in d["apdus"] if a.get("error")]; print(d["outcome"] + ": " + d["reason"] + (" [" + e[0] + "]" if e else ""))'
+}
+
 pcscd_start
 READER="Virtual PCD 00 00"
 
 # --- the card leaves after SELECT PPSE and SELECT AID: GET PROCESSING OPTIONS finds no card --------------------------
 card_start removed "$PY" scripts/interop/trace_card.py --vpcd "$VPCD" "$TRACE" --remove-after 2
 run_bounded 30 "$TAP" read --pcsc --reader "$READER" --json
-grep -Eiq 'card ?removed|removed' <<<"$OUT" || { echo "$OUT" >&2; fail "card gone mid-transaction: tap read does not say card removed"; }
-echo "card removed after 2 APDUs: tap read exit $RC, says: $(grep -Eio '[^"]*removed[^"]*' <<<"$OUT" | head -n 1)"
+result=$(summary <<<"$OUT") || { echo "$OUT" >&2; fail "card gone mid-transaction: tap read --json printed no report"; }
+grep -Eiq 'removed' <<<"$result" || fail "card gone mid-transaction: tap read does not say card removed: $result"
+echo "card removed after 2 APDUs: tap read exit $RC, $result"
 card_stop
 
 # --- tap emulate SIGKILLed while tap bench pcsc runs ---------------------------------------------------------------
-card_start emulate-killed "$TAP" emulate --vpcd "$VPCD" --card visa
+card_start emulate-killed "$TAP" emulate --vpcd "$VPCD" --card visa --keys 60000
 killed=$CARD_PID
-timeout -k 5 60 "$TAP" bench pcsc --reader "$READER" --count 100000 > "$PCSC_DIR/bench-killed.out" 2>&1 &
+timeout -k 5 60 "$TAP" bench pcsc --reader "$READER" --count 100000 --json > "$PCSC_DIR/bench-killed.out" 2>&1 &
 bench=$!
 PCSC_PIDS+=("$bench")
 sleep 2
 kill -0 "$bench" 2>/dev/null || { cat "$PCSC_DIR/bench-killed.out" >&2; fail "tap bench pcsc ended before the card was killed"; }
-kill -KILL "$killed"
+{ kill -KILL "$killed" && wait "$killed"; } 2>/dev/null || true  # no "Killed" job notice: this one is meant
 set +e
 wait "$bench"
 RC=$?
@@ -55,12 +61,18 @@ echo "tap emulate SIGKILLed during tap bench pcsc: exit $RC, says: $(grep -Eio '
 CARD_PID=""
 wait_card --absent >/dev/null
 
-# --- a card answering garbage to GET PROCESSING OPTIONS -----------------------------------------------------------
-card_start garbage "$PY" scripts/interop/trace_card.py --vpcd "$VPCD" "$TRACE" --garbage-ins A8
-run_bounded 30 "$TAP" read --pcsc --reader "$READER"
-grep -Eiq 'GET PROCESSING OPTIONS|80 ?A8' <<<"$OUT" || { echo "$OUT" >&2; fail "garbage GPO response: the error does not name the APDU"; }
-echo "garbage GPO response: tap read exit $RC: $(grep -Ei 'GET PROCESSING OPTIONS|80 ?A8' <<<"$OUT" | head -n 1)"
-card_stop
+# --- a card answering garbage to GET PROCESSING OPTIONS: a malformed TLV, then a single byte (no status word) ------
+# The APDU is named by the outcome's reason (TLV error) or by the failed exchange in the report (transport error).
+for kind in tlv short; do
+    card_start "garbage-$kind" "$PY" scripts/interop/trace_card.py --vpcd "$VPCD" "$TRACE" --garbage-ins A8 --garbage "$kind"
+    run_bounded 30 "$TAP" read --pcsc --reader "$READER" --json
+    reason=$(summary <<<"$OUT") \
+        || { echo "$OUT" >&2; fail "garbage ($kind): tap read --json printed no report"; }
+    grep -q 'GET PROCESSING OPTIONS' <<<"$reason" || fail "garbage ($kind): the outcome does not name the APDU: $reason"
+    grep -Eq 'approved|onlineRequest' <<<"$reason" && fail "garbage ($kind): the kernel went on: $reason"
+    echo "garbage GPO response ($kind): tap read exit $RC, $reason"
+    card_stop
+done
 
 # --- an unknown reader name: the list of readers --------------------------------------------------------------------
 run_bounded 30 "$TAP" read --pcsc --reader "No Such Reader 99"
