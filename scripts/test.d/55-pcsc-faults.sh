@@ -43,10 +43,15 @@ card_stop
 # --- tap emulate SIGKILLed while tap bench pcsc runs ---------------------------------------------------------------
 card_start emulate-killed "$TAP" emulate --vpcd "$VPCD" --card visa --keys 60000
 killed=$CARD_PID
+apdus_before=$(grep -c 'APDU:' "$PCSC_DIR/pcscd.log" || true)
 timeout -k 5 60 "$TAP" bench pcsc --reader "$READER" --count 100000 --json > "$PCSC_DIR/bench-killed.out" 2>&1 &
 bench=$!
 PCSC_PIDS+=("$bench")
-sleep 2
+# Kill once purchases are under way: pcscd (-a) logs every APDU; wait for 50 more than before the bench started.
+for _ in $(seq 300); do
+    [ "$(grep -c 'APDU:' "$PCSC_DIR/pcscd.log")" -gt $((apdus_before + 50)) ] && break
+    sleep 0.1
+done
 kill -0 "$bench" 2>/dev/null || { cat "$PCSC_DIR/bench-killed.out" >&2; fail "tap bench pcsc ended before the card was killed"; }
 { kill -KILL "$killed" && wait "$killed"; } 2>/dev/null || true  # no "Killed" job notice: this one is meant
 set +e
