@@ -63,13 +63,17 @@ for card in visa mastercard; do
 done
 
 # --- c. tap read --pcsc against tap emulate --vpcd ------------------------------------------------------------
-emulate visa
-json=$(timeout 60 "$TAP" read --pcsc --reader "$READER" --json --issuer-profile visa) || fail "tap read --pcsc (visa) failed"
-[ "$(json_field outcome <<<"$json")" = onlineRequest ] || { echo "$json" >&2; fail "tap read --pcsc (visa): not Online Request"; }
-[ "$(json_field arqcVerified <<<"$json")" = True ] || { echo "$json" >&2; fail "tap read --pcsc (visa): tap did not verify the ARQC"; }
-"$PY" scripts/interop/verify_arqc.py "$(profile_file visa)" <<<"$json" || fail "pyemv does not verify the ARQC of tap read --pcsc"
-echo "tap read --pcsc (visa): $(json_field outcome <<<"$json"), ARQC $(json_field arqc <<<"$json") verified by tap and pyemv"
-card_stop
+for card in visa mastercard; do
+    emulate "$card"
+    json=$(timeout 60 "$TAP" read --pcsc --reader "$READER" --json --issuer-profile "$card") \
+        || fail "tap read --pcsc ($card) failed"
+    [ "$(json_field outcome <<<"$json")" = onlineRequest ] || { echo "$json" >&2; fail "tap read --pcsc ($card): not Online Request"; }
+    [ "$(json_field arqcVerified <<<"$json")" = True ] || { echo "$json" >&2; fail "tap read --pcsc ($card): tap did not verify the ARQC"; }
+    "$PY" scripts/interop/verify_arqc.py "$(profile_file "$card")" <<<"$json" \
+        || fail "pyemv does not verify the ARQC of tap read --pcsc ($card)"
+    echo "tap read --pcsc ($card): $(json_field outcome <<<"$json"), $(json_field oda <<<"$json"), ARQC $(json_field arqc <<<"$json") verified by tap and pyemv"
+    card_stop
+done
 
 # --- d. tap read --pcsc against real card traces -----------------------------------------------------------------
 # What each trace implies for a kernel holding only the shipped test CA keys (the traces' headers; the same outcomes
@@ -78,7 +82,7 @@ card_stop
 #   qvsdc-fdda     ARQC with fDDA data that cannot verify (masked, production CA index) -> declined
 #   qvsdc-records  9F4B in a record, masked: fDDA fails, CTQ 0000 -> declined (the header's "online request" is
 #                  what the card asked; the kernel test documents why a C-3 kernel declines)
-#   mchip-cda      records read up to GENERATE AC, which the trace lacks: the card leaves there (--unrecorded
+#   mastercard-*   records read up to GENERATE AC, which the trace lacks: the card leaves there (--unrecorded
 #                  remove), a communication error -> tryAgain
 # Each line: trace, expected outcome, extra trace_card.py arguments.
 while read -r name expected extra; do
@@ -96,6 +100,7 @@ visa-prepaid-qvsdc-online onlineRequest
 visa-prepaid-qvsdc-fdda declined
 visa-prepaid-qvsdc-records declined
 mastercard-mchip-cda-records tryAgain --unrecorded remove
+mastercard-debit-eftpos-cobadged tryAgain --unrecorded remove
 TRACES
 grep -q '^# outcome: online request' Tests/TransactionTests/Traces/visa-prepaid-qvsdc-online.trace \
     || fail "visa-prepaid-qvsdc-online.trace: the header no longer says online request"
