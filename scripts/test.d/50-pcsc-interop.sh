@@ -13,8 +13,17 @@ PY=$VENV/bin/python
 source scripts/test.d/lib/pcscd.sh
 fail() { echo "pcsc interop: $*" >&2; exit 1; }
 profile_file() { echo "Sources/CardEmulator/Profiles/$1-test.json"; }
-profile_value() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"p": d}))' "$(profile_file "$1")" "$2"; }
 json_field() { "$PY" -c 'import json,sys; v=json.load(sys.stdin).get(sys.argv[1]); print("" if v is None else v)' "$1"; }
+# A shipped test profile's first AID, PAN, expiry as 5F24 holds it (YYMMDD, the month's last day) and offline PIN.
+profile_facts() {
+    "$PY" - "$(profile_file "$1")" <<'PY'
+import calendar, json, sys
+p = json.load(open(sys.argv[1]))
+year, month = (int(part) for part in p["expiry"].split("-"))
+expiry = f"{year % 100:02d}{month:02d}{calendar.monthrange(year, month)[1]:02d}"
+print(p["applications"][0]["aid"], p["pan"], expiry, p.get("offlinePIN", "1234"))
+PY
+}
 
 pcscd_start
 READER="Virtual PCD 00 00"
@@ -23,14 +32,11 @@ emulate() {
     card_start "emulate-$1" "$TAP" emulate --vpcd "$VPCD" --card "$1"
 }
 
-# --- a. emvtool -----------------------------------------------------------------------------------------------
+# --- a. emvtool: it prints AIDs as [A0 00 ...], the PAN (5A) in digits and 5F24 as YY/MM/DD -----------------------
 for card in visa mastercard; do
-    aid=$(profile_value "$card" 'p["applications"][0]["aid"]')
-    pan=$(profile_value "$card" 'p["pan"]')
-    # 5F24 as emvtool prints it (YY/MM/DD, last day of the month)
-    expiry=$(profile_value "$card" '__import__("datetime").date(int(p["expiry"][:4]) + (p["expiry"][5:] == "12"), int(p["expiry"][5:]) % 12 + 1, 1).__sub__(__import__("datetime").timedelta(days=1)).strftime("%y/%m/%d")')
-    pin=$(profile_value "$card" 'p.get("offlinePIN", "1234")')
-    aid_spaced=$(sed 's/../& /g; s/ $//' <<<"$aid")
+    read -r aid pan expiry pin < <(profile_facts "$card")
+    aid_shown="[$(sed 's/../& /g; s/ $//' <<<"$aid")]"
+    expiry_shown="${expiry:0:2}/${expiry:2:2}/${expiry:4:2}"
     emulate "$card"
     for command in listapps "appdata 0" info "-p $pin cap"; do
         # shellcheck disable=SC2086 # the command's words are meant to split
@@ -39,26 +45,33 @@ for card in visa mastercard; do
             fail "emvtool $command against $card exited non-zero"
         fi
         case $command in
-            listapps | info) grep -q "\[$aid_spaced\]" <<<"$out" || { echo "$out" >&2; fail "emvtool $command ($card): no AID $aid"; } ;;
+            *cap)
+                grep -Eq '^[0-9]{6,10}$' <<<"$out" || { echo "$out" >&2; fail "emvtool cap ($card): no CAP value"; }
+                shown="a CAP value" ;;
+            listapps)
+                grep -qF "$aid_shown" <<<"$out" || { echo "$out" >&2; fail "emvtool listapps ($card): no AID $aid"; }
+                shown="AID as in the profile" ;;
+            *)
+                grep -qF "$aid_shown" <<<"$out" || { echo "$out" >&2; fail "emvtool $command ($card): no AID $aid"; }
+                grep -q "$pan" <<<"$out" || fail "emvtool $command ($card): the profile's PAN not printed"
+                grep -qF "$expiry_shown" <<<"$out" || { echo "$out" >&2; fail "emvtool $command ($card): no expiry $expiry_shown"; }
+                shown="AID, PAN, expiry as in the profile" ;;
         esac
-        case $command in
-            "appdata 0" | info)
-                grep -q "$pan" <<<"$out" || fail "emvtool $command ($card): PAN of the profile not printed"
-                grep -q "$expiry" <<<"$out" || { echo "$out" >&2; fail "emvtool $command ($card): expiry $expiry not printed"; } ;;
-            *cap) grep -Eq '^[0-9]{6,10}$' <<<"$out" || { echo "$out" >&2; fail "emvtool cap ($card): no CAP value"; } ;;
-        esac
-        echo "emvtool $command ($card): ok"
+        echo "emvtool $command ($card): exit 0, $shown"
     done
+    # The card checks the PIN for real: a wrong one is refused (VERIFY 63CX), and emvtool says so.
+    if out=$(timeout 60 "$VENV/bin/emvtool" -p 0000 cap 2>&1); then fail "emvtool cap ($card): a wrong PIN was accepted"; fi
+    grep -q "Invalid PIN" <<<"$out" || { echo "$out" >&2; fail "emvtool cap ($card) with a wrong PIN: no 'Invalid PIN'"; }
+    echo "emvtool -p 0000 cap ($card): refused, Invalid PIN"
     card_stop
 done
 
 # --- b. the contactless flow through pyscard --------------------------------------------------------------------
 for card in visa mastercard; do
+    read -r aid pan expiry _ < <(profile_facts "$card")
     emulate "$card"
-    expiry=$(profile_value "$card" '__import__("datetime").date(int(p["expiry"][:4]) + (p["expiry"][5:] == "12"), int(p["expiry"][5:]) % 12 + 1, 1).__sub__(__import__("datetime").timedelta(days=1)).strftime("%y%m%d")')
-    timeout 30 "$PY" scripts/interop/contactless_flow.py --reader "$READER" \
-        --aid "$(profile_value "$card" 'p["applications"][0]["aid"]')" --pan "$(profile_value "$card" 'p["pan"]')" \
-        --expiry "$expiry" || fail "contactless flow against $card"
+    timeout 30 "$PY" scripts/interop/contactless_flow.py --reader "$READER" --aid "$aid" --pan "$pan" --expiry "$expiry" \
+        || fail "contactless flow against $card"
     card_stop
 done
 

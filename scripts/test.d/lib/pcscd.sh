@@ -1,5 +1,7 @@
-# Sourced by the PC/SC steps: a private pcscd on a private socket (in its own mount namespace, see pcscd_start), with one vpcd reader on a private port, and the
-# virtual cards started beside it; everything is stopped by PID on EXIT, whatever the step's outcome.
+# shellcheck shell=bash
+# Sourced by the PC/SC steps: a private pcscd on a private socket (in its own mount namespace, see pcscd_start),
+# with one vpcd reader on a private port, and the virtual cards started beside it; everything is stopped by PID on
+# EXIT, whatever the step's outcome.
 #
 #   pcscd_start                 starts pcscd; sets PCSC_DIR, VPCD_PORT, VPCD (127.0.0.1:PORT), exports
 #                               PCSCLITE_CSOCK_NAME so every client (tap, pyscard, emvtool) talks to it
@@ -62,6 +64,7 @@ pcscd_start() {
     if [ -z "${PCSC_DIR:-}" ]; then
         PCSC_DIR=$(mktemp -d /tmp/contactless-pcsc.XXXXXX)
         VPCD_PORT=$(free_port_pair)
+        # shellcheck disable=SC2034 # used by the steps that source this file
         VPCD=127.0.0.1:$VPCD_PORT
         mkdir -p "$PCSC_DIR/reader.conf.d"
         printf 'FRIENDLYNAME "Virtual PCD"\nDEVICENAME /dev/null:0x%X\nLIBPATH /usr/lib/pcsc/drivers/serial/libifdvpcd.so\nCHANNELID 0x%X\n' \
@@ -72,13 +75,13 @@ pcscd_start() {
     # listens on /run/pcscd/pcscd.comm; so it runs in its own mount namespace where PCSC_DIR is bound over
     # /run/pcscd: its socket (and PID file) land in PCSC_DIR, where the clients' PCSCLITE_CSOCK_NAME points, and a
     # system pcscd or another test's is never touched. `exec` keeps the PID ours to stop.
+    # shellcheck disable=SC2016 # $1 and $2 are the inner shell's
     unshare --mount sh -c 'mount --bind "$1" /run/pcscd && exec pcscd -f -a -c "$2"' sh \
         "$PCSC_DIR" "$PCSC_DIR/reader.conf.d/vpcd" >>"$PCSC_DIR/pcscd.log" 2>&1 &
     PCSCD_PID=$!
     PCSC_PIDS+=("$PCSCD_PID")
     # Up when the socket exists and the vpcd reader is listed.
-    local i
-    for i in $(seq $((PCSC_WAIT * 10))); do
+    for _ in $(seq $((PCSC_WAIT * 10))); do
         if [ -S "$PCSCLITE_CSOCK_NAME" ] && "$VENV/bin/python" -c '
 import sys
 from smartcard.System import readers
