@@ -41,6 +41,9 @@ pcsc_cleanup() {
     return $status
 }
 trap pcsc_cleanup EXIT
+# Interrupted or timed out (CI, Ctrl-C): exit, so the EXIT trap above still stops everything.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Two free TCP ports in a row on 127.0.0.1 (vpcd's two slots), found by binding them, never by connecting.
 free_port_pair() {
