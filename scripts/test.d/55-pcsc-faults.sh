@@ -85,7 +85,8 @@ run_bounded 30 "$TAP" read --pcsc --reader "No Such Reader 99"
 grep -q "$READER" <<<"$OUT" || { echo "$OUT" >&2; fail "unknown reader: the readers are not listed"; }
 echo "unknown reader: exit $RC, lists the readers"
 
-# --- pcscd not running ---------------------------------------------------------------------------------------------
+# --- pcscd not running; then pcscd back, and tap emulate (left running) reconnects by itself ------------------------
+card_start emulate-restart "$TAP" emulate --vpcd "$VPCD" --card visa
 pcscd_stop
 run_bounded 30 "$TAP" readers
 [ $RC -ne 0 ] || fail "tap readers succeeded without pcscd"
@@ -95,4 +96,11 @@ run_bounded 30 "$TAP" read --pcsc --reader "$READER"
 [ $RC -ne 0 ] || fail "tap read --pcsc succeeded without pcscd"
 grep -Eiq 'pcscd|PC/SC (service|daemon)|not running' <<<"$OUT" || { echo "$OUT" >&2; fail "tap read --pcsc without pcscd: no clear error"; }
 echo "pcscd not running: tap read --pcsc exit $RC: $(head -n 1 <<<"$OUT")"
+pcscd_start
+wait_card >/dev/null || fail "tap emulate did not reconnect after pcscd restarted"
+run_bounded 30 "$TAP" read --pcsc --reader "$READER" --json
+result=$(summary <<<"$OUT") || { echo "$OUT" >&2; fail "after the pcscd restart: tap read --json printed no report"; }
+grep -q '^onlineRequest' <<<"$result" || fail "after the pcscd restart: $result"
+echo "pcscd restarted: tap emulate reconnected, tap read exit $RC, $result"
+card_stop
 echo "pcsc faults: ok"
