@@ -83,7 +83,7 @@ done
 run_bounded 30 "$TAP" read --pcsc --reader "No Such Reader 99"
 [ $RC -ne 0 ] || fail "tap read --pcsc accepted an unknown reader"
 grep -q "$READER" <<<"$OUT" || { echo "$OUT" >&2; fail "unknown reader: the readers are not listed"; }
-echo "unknown reader: exit $RC, lists the readers"
+echo "unknown reader: exit $RC, lists the readers: $(grep -m1 "$READER" <<<"$OUT")"
 
 # --- pcscd not running; then pcscd back, and tap emulate (left running) reconnects by itself ------------------------
 card_start emulate-restart "$TAP" emulate --vpcd "$VPCD" --card visa
