@@ -57,45 +57,54 @@ enum Fixtures {
             + [UInt8](repeating: 0, count: 20)
     }
 
-    /// Issuer side: does `ac` verify under the profile's issuer master key for this data?
+    /// Issuer side: builds the chip data (field 55) a reader would send for this exchange and verifies its cryptogram
+    /// as an issuer host does, with EMV's readers of field 55: the cryptogram version from the IAD and DF name, the
+    /// cryptogram input from the data objects, the AC under the profile's issuer master key.
+    ///
+    /// Field 55 holds the terminal's values from the DOL data it `sent` (a later DOL's values replace an earlier
+    /// one's, as CDOL2's TVR and UN do CDOL1's), the card's DF name, and the AIP (82), ATC (9F36), CID (9F27), IAD
+    /// (9F10) and AC (9F26) the card's responses carry (a later response's replace an earlier one's); `cryptogram`
+    /// is the AC the terminal recovered from a CDA signature, which a reader sends in 9F26.
     static func issuerVerifies(
-        _ profile: CardProfile, ac: [UInt8], terminal: CryptogramData, iad: [UInt8]
+        _ profile: CardProfile, sent terminal: [(dol: HexBytes?, data: [UInt8])], received responses: [TLVNode],
+        cryptogram: [UInt8]? = nil
     ) throws -> Bool {
-        let version = try profile.resolvedCryptogramVersion()
-        // The issuer finds the version in the IAD, as it does from field 55.
-        #expect(
-            try CryptogramVersion(issuerApplicationData: iad, applicationIdentifier: profile.applications[0].aid.bytes)
-                == version)
-        let issuer = try CardCryptograms(
-            version: version, issuerMasterKeyAC: profile.issuerMasterKeys.ac.bytes,
-            issuerMasterKeySMI: profile.issuerMasterKeys.smi.bytes,
-            issuerMasterKeySMC: profile.issuerMasterKeys.smc.bytes, pan: profile.pan, psn: profile.panSequenceNumber)
-        var data = terminal
-        try data.setIssuerApplicationData(iad, for: version)
-        return try issuer.verifyAC(ac, data: data)
-    }
+        let aid = profile.applications[0].aid.bytes
+        var objects: [(tag: EMV.Tag, value: [UInt8])] = []
+        func set(_ tag: EMV.Tag, _ value: [UInt8]) {
+            if let index = objects.firstIndex(where: { $0.tag == tag }) {
+                objects[index].value = value
+            } else {
+                objects.append((tag, value))
+            }
+        }
+        for (dol, data) in terminal {
+            let list = try DataObjectList(try #require(dol).bytes)
+            let values = try #require(list.values(in: data), "DOL data of the list's length")
+            for (tag, value) in values { set(tag, Array(value)) }
+        }
+        set(.dedicatedFileName, aid)
+        let cardTags: [EMV.Tag] = [
+            .applicationInterchangeProfile, .applicationTransactionCounter, .cryptogramInformationData,
+            .issuerApplicationData, .applicationCryptogram,
+        ]
+        for response in responses {
+            for tag in cardTags {
+                if let node = response.first(tag) { set(tag, Array(node.value)) }
+            }
+        }
+        if let cryptogram { set(.applicationCryptogram, cryptogram) }
+        let field55 = try TLV.parse(
+            try TLV.Serializer.serialize { serializer in
+                for object in objects { try serializer.append(tag: object.tag, value: object.value) }
+            })
 
-    /// The ten common cryptogram elements from data in the standard order 9F02 9F03 9F1A 95 5F2A 9A 9C 9F37: the
-    /// Mastercard CDOL1 data, or the Visa PDOL data after its TTQ.
-    static func cryptogramData(standardOrder data: [UInt8], aip: [UInt8], atc: [UInt8]) -> CryptogramData {
-        let d = Array(data.prefix(29))
-        return CryptogramData(
-            amountAuthorized: Array(d[0..<6]), amountOther: Array(d[6..<12]), terminalCountryCode: Array(d[12..<14]),
-            terminalVerificationResults: Array(d[14..<19]), transactionCurrencyCode: Array(d[19..<21]),
-            transactionDate: Array(d[21..<24]), transactionType: [d[24]], unpredictableNumber: Array(d[25..<29]),
-            applicationInterchangeProfile: aip, applicationTransactionCounter: atc)
-    }
-
-    /// Issuer side for a GENERATE AC or GPO response template without CDA: the plain cryptogram (9F26) over data in
-    /// the standard order, the AIP, the template's ATC and IAD.
-    static func issuerVerifies(
-        _ profile: CardProfile, template: TLVNode, standardOrder data: [UInt8], aip: [UInt8]
-    ) throws -> Bool {
-        let terminal = cryptogramData(
-            standardOrder: data, aip: aip, atc: try template.bytes(.applicationTransactionCounter))
-        return try issuerVerifies(
-            profile, ac: try template.bytes(.applicationCryptogram), terminal: terminal,
-            iad: try template.bytes(.issuerApplicationData))
+        let version = try CryptogramVersion(
+            issuerApplicationData: Array(try #require(field55.first(.issuerApplicationData)).value),
+            applicationIdentifier: aid)
+        #expect(version == (try profile.resolvedCryptogramVersion()))
+        return try profile.issuerVerifiesCryptogram(
+            inAuthorizationData: field55, pan: profile.pan, panSequenceNumber: profile.panSequenceNumber)
     }
 
     /// Reads every record the AFL names; returns them by "sfi.number" with the parsed templates.

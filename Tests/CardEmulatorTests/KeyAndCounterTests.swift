@@ -95,10 +95,7 @@ import Testing
         _ = verify.respond(to: try .select(name: Self.visaAID))
         let pdolData = Fixtures.visaPDOLData()
         let gpo = try TLV.parseOne(verify.respond(to: try .getProcessingOptions(pdolData: pdolData)).data)
-        #expect(
-            try Fixtures.issuerVerifies(
-                profile, template: gpo, standardOrder: Array(pdolData.dropFirst(4)),
-                aip: try gpo.bytes(.applicationInterchangeProfile)))
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.pdol, pdolData)], received: [gpo]))
     }
 
     @Test func cardholderVerificationIsConsumedOnceAndSurvivesReset() throws {

@@ -69,10 +69,10 @@ import Testing
         #expect(typed.cardVerificationResults.contains(.cdaReturnedInFirstGenerateAC))
         #expect(typed.cardVerificationResults.contains(.domesticTransaction))
         #expect(typed.dataAuthenticationCode == 0x0001)
-        let data = Fixtures.cryptogramData(
-            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
-        #expect(try Fixtures.issuerVerifies(profile, ac: dynamic.applicationCryptogram, terminal: data, iad: iad))
+        #expect(
+            try Fixtures.issuerVerifies(
+                profile, sent: [(profile.cdol1, cdol1Data)], received: [gpo, template],
+                cryptogram: dynamic.applicationCryptogram))
         #expect(!card.isCardholderVerified)
     }
 
@@ -91,12 +91,7 @@ import Testing
         let iad = try template.bytes(.issuerApplicationData)
         #expect(
             try MastercardIssuerApplicationData(bytes: iad).cardVerificationResults.contains(.internationalTransaction))
-        let data = Fixtures.cryptogramData(
-            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try template.bytes(.applicationTransactionCounter))
-        #expect(
-            try Fixtures.issuerVerifies(
-                profile, ac: try template.bytes(.applicationCryptogram), terminal: data, iad: iad))
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.cdol1, cdol1Data)], received: [gpo, template]))
     }
 
     @Test func cdcvmRequiredButNotDoneDeclinesWithSeePhoneInDF4B() throws {
@@ -108,10 +103,7 @@ import Testing
         #expect(try template.bytes(.cryptogramInformationData) == [0x00])
         #expect(try template.bytes(0xDF4B) == [0x00, 0x01, 0x00])
         #expect(template.first(.signedDynamicApplicationData) == nil, "an AAC carries no CDA signature")
-        #expect(
-            try Fixtures.issuerVerifies(
-                profile, template: template, standardOrder: cdol1Data,
-                aip: try gpo.bytes(.applicationInterchangeProfile)))
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.cdol1, cdol1Data)], received: [gpo, template]))
     }
 
     @Test(arguments: [
@@ -133,10 +125,7 @@ import Testing
         let response = card.respond(to: try .generateAC(request, cdolData: cdol1Data))
         let template = try TLV.parseOne(response.data)
         #expect(try template.bytes(.cryptogramInformationData) == [expectedCID])
-        #expect(
-            try Fixtures.issuerVerifies(
-                profile, template: template, standardOrder: cdol1Data,
-                aip: try gpo.bytes(.applicationInterchangeProfile)))
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.cdol1, cdol1Data)], received: [gpo, template]))
     }
 
     @Test func offlineTCWithinTheCardsOfflineLimit() throws {
@@ -177,11 +166,11 @@ import Testing
         let iad = try second.bytes(.issuerApplicationData)
         let cvr = try MastercardIssuerApplicationData(bytes: iad).cardVerificationResults
         #expect(cvr.firstGenerateAC == .arqc && cvr.secondGenerateAC == .tc)
-        var data = Fixtures.cryptogramData(
-            standardOrder: cdol1Data, aip: try gpo.bytes(.applicationInterchangeProfile), atc: atc)
-        data.terminalVerificationResults = [0, 0, 0, 0, 0]
-        data.unpredictableNumber = [9, 8, 7, 6]
-        #expect(try Fixtures.issuerVerifies(profile, ac: dynamic.applicationCryptogram, terminal: data, iad: iad))
+        // The issuer sees CDOL1's amounts with CDOL2's TVR and unpredictable number.
+        #expect(
+            try Fixtures.issuerVerifies(
+                profile, sent: [(profile.cdol1, cdol1Data), (profile.cdol2, cdol2Data)], received: [gpo, second],
+                cryptogram: dynamic.applicationCryptogram))
         #expect(card.lastOnlineATC == 1)
         let getData = card.respond(to: .getData(tag: 0x9F13))
         #expect(getData.data == [0x9F, 0x13, 0x02, 0x00, 0x01])

@@ -61,16 +61,9 @@ import Testing
         #expect(typedIAD.cryptogramVersionNumber == 0x12)
         #expect(typedIAD.cardVerificationResults.firstGenerateAC == .arqc)
         #expect(typedIAD.cardVerificationResults.contains(.ddaPerformed))
-        let data = Fixtures.cryptogramData(
-            standardOrder: Array(pdolData.dropFirst(4)), aip: try gpo.bytes(.applicationInterchangeProfile),
-            atc: try gpo.bytes(.applicationTransactionCounter))
-        #expect(
-            try Fixtures.issuerVerifies(profile, ac: try gpo.bytes(.applicationCryptogram), terminal: data, iad: iad))
-        var tampered = data
-        tampered.amountAuthorized = Fixtures.n12(9_999)
-        #expect(
-            !(try Fixtures.issuerVerifies(
-                profile, ac: try gpo.bytes(.applicationCryptogram), terminal: tampered, iad: iad)))
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.pdol, pdolData)], received: [gpo]))
+        let tampered = Fixtures.visaPDOLData(amount: 9_999)
+        #expect(!(try Fixtures.issuerVerifies(profile, sent: [(profile.pdol, tampered)], received: [gpo])))
 
         // Terminal: records, keys through the test CA, and the fDDA signature over UN, amount, currency and 9F69.
         let (records, parsed) = try Fixtures.readRecords(&card, afl: try gpo.bytes(.applicationFileLocator))
@@ -155,10 +148,7 @@ import Testing
         let ac = card.respond(to: try .generateAC(.arqc, cdaRequested: true, cdolData: cdol1Data))
         #expect(ac.statusWord == .success)
         let template = try TLV.parseOne(ac.data)
-        #expect(
-            try Fixtures.issuerVerifies(
-                profile, template: template, standardOrder: cdol1Data,
-                aip: try gpo.bytes(.applicationInterchangeProfile)))
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.cdol1, cdol1Data)], received: [gpo, template]))
     }
 
     /// The cryptogram of a GPO response verifies at the issuer; returns the parsed template.
@@ -168,10 +158,7 @@ import Testing
         let response = card.respond(to: try .getProcessingOptions(pdolData: pdolData))
         #expect(response.statusWord == .success)
         let gpo = try TLV.parseOne(response.data)
-        #expect(
-            try Fixtures.issuerVerifies(
-                profile, template: gpo, standardOrder: Array(pdolData.dropFirst(4)),
-                aip: try gpo.bytes(.applicationInterchangeProfile)))
+        #expect(try Fixtures.issuerVerifies(profile, sent: [(profile.pdol, pdolData)], received: [gpo]))
         return gpo
     }
 

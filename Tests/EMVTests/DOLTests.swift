@@ -25,6 +25,25 @@ import Testing
         #expect(pdol.relatedData(from: terminal, kernel: .c3) == Array(commandData.value))
     }
 
+    @Test func splitsRelatedDataBackIntoTheValuesTheListAskedFor() throws {
+        let cdol2 = try DataObjectList(bytes("910A8A0295059F37049F4C08"))
+        let data = bytes("00112233445566778899" + "3030" + "0000008000" + "CAFEBABE" + "0102030405060708")
+        let values = try #require(cdol2.values(in: data))
+        #expect(
+            values.map(\.tag) == [
+                .issuerAuthenticationData, .authorisationResponseCode, .terminalVerificationResults,
+                .unpredictableNumber, .iccDynamicNumber,
+            ])
+        #expect(
+            values.map { $0.value.hexString } == [
+                "00112233445566778899", "3030", "0000008000", "CAFEBABE", "0102030405060708",
+            ])
+        #expect(Array(values.lazy.flatMap(\.value)) == data)
+        #expect(cdol2.values(in: Array(data.dropLast())) == nil)
+        #expect(cdol2.values(in: data + [0]) == nil)
+        #expect(try DataObjectList([UInt8]()).values(in: [])?.isEmpty == true)
+    }
+
     @Test func parsesRealCDOLs() throws {
         let record = try TLV.parse(RealCardVectors.load().mastercard.response("READ RECORD SFI 2 record 1").bytes)
         let cdol1 = try DataObjectList(try #require(record.first(.cdol1)).value)

@@ -45,18 +45,13 @@ enum EmulatedCards {
     /// Issuer side: from field 55 alone, reads the cryptogram version (IAD and DF name) and the cryptogram input,
     /// then verifies the ARQC under the profile's issuer master key, as an issuer host does.
     static func issuerVerifiesARQC(_ data: AuthorizationData, profile: CardProfile) throws -> Bool {
-        let field55 = try data.iccDataObjects()
-        let iad = try #require(data.iccValue(.issuerApplicationData))
-        let aid = try #require(data.iccValue(.dedicatedFileName))
-        let version = try CryptogramVersion(issuerApplicationData: iad, applicationIdentifier: aid)
+        let version = try CryptogramVersion(
+            issuerApplicationData: try #require(data.iccValue(.issuerApplicationData)),
+            applicationIdentifier: try #require(data.iccValue(.dedicatedFileName)))
         #expect(version == (try profile.resolvedCryptogramVersion()))
-        let issuer = try CardCryptograms(
-            version: version, issuerMasterKeyAC: profile.issuerMasterKeys.ac.bytes,
-            issuerMasterKeySMI: profile.issuerMasterKeys.smi.bytes,
-            issuerMasterKeySMC: profile.issuerMasterKeys.smc.bytes, pan: data.pan.digits,
-            psn: data.panSequenceNumber.map { [$0].hexString })
-        let cryptogram = try #require(data.iccValue(.applicationCryptogram))
-        return try issuer.verifyAC(cryptogram, data: CryptogramData(version: version, authorizationData: field55))
+        return try profile.issuerVerifiesCryptogram(
+            inAuthorizationData: data.iccDataObjects(), pan: data.pan.digits,
+            panSequenceNumber: data.panSequenceNumber.map { [$0].hexString })
     }
 
     /// Flips one byte inside the first data object with `tag` in any response that carries it.

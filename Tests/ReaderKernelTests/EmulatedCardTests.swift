@@ -96,6 +96,17 @@ import Testing
             mode: .emv, iccData: icc, pan: data.pan, panSequenceNumber: data.panSequenceNumber, expiry: data.expiry,
             track2: data.track2)
         #expect(try !EmulatedCards.issuerVerifiesARQC(tampered, profile: profile))
+        // Another card's PSN derives other keys; and field 55 without the cryptogram cannot be checked at all.
+        #expect(
+            try !profile.issuerVerifiesCryptogram(
+                inAuthorizationData: data.iccDataObjects(), pan: data.pan.digits, panSequenceNumber: "07"))
+        var withoutCryptogram = TLV.Serializer()
+        for node in try data.iccDataObjects() where node.tag != .applicationCryptogram { try withoutCryptogram.append(node) }
+        #expect(throws: CardEmulatorError.missingData) {
+            try profile.issuerVerifiesCryptogram(
+                inAuthorizationData: try TLV.parse(withoutCryptogram.bytes), pan: data.pan.digits,
+                panSequenceNumber: data.panSequenceNumber.map { [$0].hexString })
+        }
     }
 
     @Test(arguments: Card.both)

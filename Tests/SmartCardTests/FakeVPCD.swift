@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// vpcd's side of the protocol, for tests: listens on an ephemeral port of 127.0.0.1, accepts the virtual card, and
@@ -27,6 +27,9 @@ final class FakeVPCD: Sendable {
         guard listener >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -58,6 +61,10 @@ final class FakeVPCD: Sendable {
             try Self.waitReadable(listener, within: limit, for: "a connection")
             let descriptor = posixAccept(listener)
             guard descriptor >= 0 else { throw Failure(description: "accept: errno \(errno)") }
+            #if canImport(Darwin)
+                var on: Int32 = 1
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             return Connection(descriptor: descriptor)
         }
     }
@@ -123,10 +130,13 @@ final class FakeVPCD: Sendable {
                 var chunk = [UInt8](repeating: 0, count: max(count, 1))
                 while bytes.count < count {
                     try FakeVPCD.waitReadable(descriptor, within: limit, for: "\(count) bytes")
-                    let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count - bytes.count, 0) }
+                    let received = chunk.withUnsafeMutableBytes {
+                        recv(descriptor, $0.baseAddress, count - bytes.count, 0)
+                    }
                     if received == 0 {
                         if endOK { return bytes }
-                        throw Failure(description: "the card closed the connection after \(bytes.count) of \(count) bytes")
+                        throw Failure(
+                            description: "the card closed the connection after \(bytes.count) of \(count) bytes")
                     }
                     guard received > 0 else { throw Failure(description: "recv: errno \(errno)") }
                     bytes += chunk[..<received]
@@ -139,9 +149,9 @@ final class FakeVPCD: Sendable {
     // MARK: - Plumbing
 
     #if canImport(Darwin)
-    private static let streamSocket = SOCK_STREAM
+        private static let streamSocket = SOCK_STREAM
     #else
-    private static let streamSocket = Int32(SOCK_STREAM.rawValue)
+        private static let streamSocket = Int32(SOCK_STREAM.rawValue)
     #endif
 
     static func waitReadable(_ descriptor: Int32, within limit: Duration, for what: String) throws {
@@ -164,9 +174,9 @@ private func posixAccept(_ listener: Int32) -> Int32 {
 
 private func posixSend(_ descriptor: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
-    send(descriptor, pointer, count, 0)
+        send(descriptor, pointer, count, 0)
     #else
-    send(descriptor, pointer, count, Int32(MSG_NOSIGNAL))
+        send(descriptor, pointer, count, Int32(MSG_NOSIGNAL))
     #endif
 }
 

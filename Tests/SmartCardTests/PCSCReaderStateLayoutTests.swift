@@ -30,13 +30,16 @@ struct PCSCReaderStateLayoutTests {
     func parse(layout: PCSCReaderStateLayout) {
         var bytes = [UInt8](repeating: 0xEE, count: layout.stride * 2)
         func put(_ value: UInt64, at offset: Int) {
-            for index in 0..<layout.dwordSize { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+            for index in 0..<layout.dwordSize {
+                bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
+            }
         }
         let base = layout.stride
         put(0x10, at: base + layout.currentStateOffset)
         put(0x0003_0022, at: base + layout.eventStateOffset)  // event 3, PRESENT | CHANGED
         put(5, at: base + layout.atrLengthOffset)
-        bytes.replaceSubrange((base + layout.atrOffset)..<(base + layout.atrOffset + 5), with: [0x3B, 0x80, 0x80, 0x01, 0x01])
+        bytes.replaceSubrange(
+            (base + layout.atrOffset)..<(base + layout.atrOffset + 5), with: [0x3B, 0x80, 0x80, 0x01, 0x01])
         var state = PCSCReaderState(readerName: "r")
         bytes.withUnsafeBytes { layout.read(&state, from: $0, at: 1) }
         #expect(state.currentState == .empty)

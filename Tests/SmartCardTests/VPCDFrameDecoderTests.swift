@@ -49,7 +49,8 @@ struct VPCDFrameDecoderTests {
         #expect(try decoder.nextFrame() == .getATR)
     }
 
-    @Test("an unknown control code is an error, and the stream stays in step", arguments: [0x03, 0x05, 0xFF] as [UInt8])
+    @Test(
+        "an unknown control code is an error, and the stream stays in step", arguments: [0x03, 0x05, 0xFF] as [UInt8])
     func unknownControl(code: UInt8) throws {
         var decoder = VPCDFrameDecoder()
         decoder.append([0x00, 0x01, code] + VPCDFrame.powerOn.encoded)

@@ -6,12 +6,7 @@ struct TerminalData: Sendable {
 
     /// Splits `data`, whose length the caller has checked against `list`.
     init(list: DataObjectList?, data: [UInt8]) {
-        guard let list, data.count == list.relatedDataLength else { return }
-        var offset = 0
-        for entry in list {
-            values[entry.tag] = Array(data[offset..<(offset + entry.length)])
-            offset += entry.length
-        }
+        for (tag, value) in list?.values(in: data) ?? [] { values[tag] = Array(value) }
     }
 
     /// Adds `other`'s values, which win where both have a tag.

@@ -172,7 +172,8 @@ public final class PCSCChannel: CardChannel {
 
     /// The same command with another Le (0: none). Lengths come from a status byte (1...256), so they always fit.
     static func withExpectedLength(_ command: CommandAPDU, _ ne: Int) -> CommandAPDU {
-        (try? CommandAPDU(cla: command.cla, ins: command.ins, p1: command.p1, p2: command.p2, data: command.data, ne: ne))
+        (try? CommandAPDU(
+            cla: command.cla, ins: command.ins, p1: command.p1, p2: command.p2, data: command.data, ne: ne))
             ?? command
     }
 }

@@ -159,7 +159,8 @@ public final class PCSCContext: Sendable {
     }
 
     static func unknownReaderError(_ name: String, readers: [String]) -> SmartCardError {
-        let list = readers.isEmpty ? "there are no readers" : "readers: " + readers.map { "\"\($0)\"" }.joined(separator: ", ")
+        let list =
+            readers.isEmpty ? "there are no readers" : "readers: " + readers.map { "\"\($0)\"" }.joined(separator: ", ")
         return SmartCardError(code: .unknownReader, message: "no reader named \"\(name)\"; \(list)")
     }
 

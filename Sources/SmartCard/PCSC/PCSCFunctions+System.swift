@@ -48,15 +48,19 @@ extension PCSCFunctions {
         throw SmartCardError(
             code: .libraryUnavailable,
             message: "the PC/SC library libpcsclite is not installed (tried \(candidates.joined(separator: ", "))): "
-                + "\(SmartCardError.installHint)" + (reasons.isEmpty ? "" : "; dlopen said: \(reasons.joined(separator: "; "))"))
+                + "\(SmartCardError.installHint)"
+                + (reasons.isEmpty ? "" : "; dlopen said: \(reasons.joined(separator: "; "))"))
     }
 
-    private static func resolve(_ handle: UnsafeMutableRawPointer, path: String) throws(SmartCardError) -> PCSCFunctions {
+    private static func resolve(_ handle: UnsafeMutableRawPointer, path: String) throws(SmartCardError) -> PCSCFunctions
+    {
         func symbol(_ name: String) throws(SmartCardError) -> UnsafeMutableRawPointer {
             guard let pointer = dlsym(handle, name) else {
                 throw SmartCardError(
                     code: .libraryUnavailable,
-                    message: "\(path) has no \(name); it is not a PC/SC library this code supports: \(SmartCardError.installHint)")
+                    message:
+                        "\(path) has no \(name); it is not a PC/SC library this code supports: \(SmartCardError.installHint)"
+                )
             }
             return pointer
         }
@@ -89,26 +93,32 @@ private struct CFunctions: @unchecked Sendable {
     #endif
     typealias Handle = LONG
 
-    typealias EstablishContext = @convention(c) (
-        DWORD, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeMutablePointer<Handle>?
-    ) -> LONG
+    typealias EstablishContext =
+        @convention(c) (
+            DWORD, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeMutablePointer<Handle>?
+        ) -> LONG
     typealias ReleaseContext = @convention(c) (Handle) -> LONG
-    typealias ListReaders = @convention(c) (
-        Handle, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?
-    ) -> LONG
+    typealias ListReaders =
+        @convention(c) (
+            Handle, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?
+        ) -> LONG
     typealias GetStatusChange = @convention(c) (Handle, DWORD, UnsafeMutableRawPointer?, DWORD) -> LONG
-    typealias Connect = @convention(c) (
-        Handle, UnsafePointer<CChar>?, DWORD, DWORD, UnsafeMutablePointer<Handle>?, UnsafeMutablePointer<DWORD>?
-    ) -> LONG
+    typealias Connect =
+        @convention(c) (
+            Handle, UnsafePointer<CChar>?, DWORD, DWORD, UnsafeMutablePointer<Handle>?, UnsafeMutablePointer<DWORD>?
+        ) -> LONG
     typealias Disconnect = @convention(c) (Handle, DWORD) -> LONG
-    typealias Transmit = @convention(c) (
-        Handle, UnsafeRawPointer?, UnsafePointer<UInt8>?, DWORD, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?,
-        UnsafeMutablePointer<DWORD>?
-    ) -> LONG
-    typealias Status = @convention(c) (
-        Handle, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<DWORD>?,
-        UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<DWORD>?
-    ) -> LONG
+    typealias Transmit =
+        @convention(c) (
+            Handle, UnsafeRawPointer?, UnsafePointer<UInt8>?, DWORD, UnsafeMutableRawPointer?,
+            UnsafeMutablePointer<UInt8>?,
+            UnsafeMutablePointer<DWORD>?
+        ) -> LONG
+    typealias Status =
+        @convention(c) (
+            Handle, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<DWORD>?,
+            UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<DWORD>?
+        ) -> LONG
     typealias Cancel = @convention(c) (Handle) -> LONG
 
     let establishContext: EstablishContext
@@ -146,7 +156,8 @@ private struct CFunctions: @unchecked Sendable {
                 var card: Handle = 0
                 var active: DWORD = 0
                 let rc = c.connect(
-                    Handle(truncatingIfNeeded: context), reader, DWORD(share), DWORD(preferred.rawValue), &card, &active)
+                    Handle(truncatingIfNeeded: context), reader, DWORD(share), DWORD(preferred.rawValue), &card, &active
+                )
                 return (PCSCStatus(rc), Int(card), PCSCProtocol(rawValue: UInt32(truncatingIfNeeded: active)))
             },
             disconnect: { card, disposition in
@@ -188,7 +199,8 @@ private struct CFunctions: @unchecked Sendable {
                 byteCount: max(1, count) * layout.stride, alignment: MemoryLayout<UInt64>.alignment)
             defer { records.deallocate() }
             for index in 0..<count {
-                layout.write(states[index], name: namesBuffer.baseAddress.map { $0 + offsets[index] }, into: records, at: index)
+                layout.write(
+                    states[index], name: namesBuffer.baseAddress.map { $0 + offsets[index] }, into: records, at: index)
             }
             let rc = PCSCStatus(getStatusChange(context, DWORD(timeout), records.baseAddress, DWORD(count)))
             for index in 0..<count { layout.read(&states[index], from: UnsafeRawBufferPointer(records), at: index) }

@@ -40,9 +40,10 @@ public struct PCSCFunctions: Sendable {
         releaseContext: @escaping @Sendable (Int) -> PCSCStatus,
         listReaders: @escaping @Sendable (Int) -> (PCSCStatus, multiString: [UInt8]),
         getStatusChange: @escaping @Sendable (Int, UInt32, inout [PCSCReaderState]) -> PCSCStatus,
-        connect: @escaping @Sendable (Int, String, UInt32, PCSCProtocol) -> (
-            PCSCStatus, card: Int, activeProtocol: PCSCProtocol
-        ),
+        connect:
+            @escaping @Sendable (Int, String, UInt32, PCSCProtocol) -> (
+                PCSCStatus, card: Int, activeProtocol: PCSCProtocol
+            ),
         disconnect: @escaping @Sendable (Int, UInt32) -> PCSCStatus,
         transmit: @escaping @Sendable (Int, PCSCProtocol, [UInt8]) -> (PCSCStatus, response: [UInt8]),
         status: @escaping @Sendable (Int) -> (PCSCStatus, state: UInt32, activeProtocol: PCSCProtocol, atr: [UInt8]),

@@ -65,7 +65,8 @@ struct PCSCReaderStateLayout: Hashable, Sendable {
     /// An ATR length beyond the 33-byte array (a broken library) is cut to the array.
     func read(_ state: inout PCSCReaderState, from buffer: UnsafeRawBufferPointer, at index: Int) {
         let base = index * stride
-        state.currentState = .init(rawValue: UInt32(truncatingIfNeeded: load(at: base + currentStateOffset, in: buffer)))
+        state.currentState = .init(
+            rawValue: UInt32(truncatingIfNeeded: load(at: base + currentStateOffset, in: buffer)))
         state.eventState = .init(rawValue: UInt32(truncatingIfNeeded: load(at: base + eventStateOffset, in: buffer)))
         let length = Int(min(load(at: base + atrLengthOffset, in: buffer), UInt64(Self.maximumATRSize)))
         state.atr = Array(buffer[(base + atrOffset)..<(base + atrOffset + length)])

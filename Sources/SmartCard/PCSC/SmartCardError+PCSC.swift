@@ -10,7 +10,8 @@ extension SmartCardError {
 
     /// The error for a failed PC/SC call: `operation` names the call (e.g. `SCardConnect`), `subject` what it was
     /// about (e.g. the reader, or `GENERATE AC`), never data.
-    init(pcsc status: PCSCStatus, operation: String, subject: String? = nil, file: String = #fileID, line: UInt = #line) {
+    init(pcsc status: PCSCStatus, operation: String, subject: String? = nil, file: String = #fileID, line: UInt = #line)
+    {
         let about = subject.map { " (\($0))" } ?? ""
         let code: Code
         let message: String

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few POSIX calls the vpcd link makes, with errno turned into ``VPCDError``: the link needs one TCP client
@@ -13,12 +13,17 @@ enum POSIX {
     static let readable = Int16(POLLIN)
     static let writable = Int16(POLLOUT)
 
-    #if canImport(Darwin)
-    static let streamSocket = SOCK_STREAM
-    static let sendFlags: Int32 = 0
+    #if canImport(Glibc)
+        // Glibc imports the socket types as an enum, musl and Darwin as integers.
+        static let streamSocket = Int32(SOCK_STREAM.rawValue)
     #else
-    static let streamSocket = Int32(SOCK_STREAM.rawValue)
-    static let sendFlags = Int32(MSG_NOSIGNAL)
+        static let streamSocket = SOCK_STREAM
+    #endif
+    #if canImport(Darwin)
+        // Darwin has no MSG_NOSIGNAL; the connection sets SO_NOSIGPIPE instead.
+        static let sendFlags: Int32 = 0
+    #else
+        static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
     /// The error for a failed call, with errno's number and text.
@@ -51,11 +56,11 @@ enum POSIX {
         var fds = descriptors.map { pollfd(fd: $0.0, events: $0.1, revents: 0) }
         while true {
             #if canImport(Darwin)
-            let count = Darwin.poll(&fds, nfds_t(fds.count), milliseconds)
+                let count = Darwin.poll(&fds, nfds_t(fds.count), milliseconds)
             #elseif canImport(Musl)
-            let count = Musl.poll(&fds, nfds_t(fds.count), milliseconds)
+                let count = Musl.poll(&fds, nfds_t(fds.count), milliseconds)
             #else
-            let count = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
+                let count = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
             #endif
             if count > 0 { return fds.map(\.revents) }
             if count == 0 { return nil }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A TCP connection from the virtual card to vpcd, used by one thread: blocking in spirit, but every wait is a
@@ -18,7 +18,7 @@ final class VPCDConnection {
         // The card answers each command with one write; Nagle would hold it back waiting for vpcd's ACK.
         POSIX.setOption(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         #if canImport(Darwin)
-        POSIX.setOption(descriptor, SOL_SOCKET, SO_NOSIGPIPE, 1)
+            POSIX.setOption(descriptor, SOL_SOCKET, SO_NOSIGPIPE, 1)
         #endif
     }
 
@@ -72,11 +72,11 @@ final class VPCDConnection {
         _ info: addrinfo, endpoint: VPCDEndpoint, timeoutMilliseconds: Int32
     ) throws(VPCDError) -> Bool {
         #if canImport(Darwin)
-        let started = Darwin.connect(descriptor, info.ai_addr, info.ai_addrlen)
+            let started = Darwin.connect(descriptor, info.ai_addr, info.ai_addrlen)
         #elseif canImport(Musl)
-        let started = Musl.connect(descriptor, info.ai_addr, info.ai_addrlen)
+            let started = Musl.connect(descriptor, info.ai_addr, info.ai_addrlen)
         #else
-        let started = Glibc.connect(descriptor, info.ai_addr, info.ai_addrlen)
+            let started = Glibc.connect(descriptor, info.ai_addr, info.ai_addrlen)
         #endif
         if started == 0 { return true }
         guard errno == EINPROGRESS || errno == EINTR else {
@@ -106,7 +106,7 @@ final class VPCDConnection {
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws(VPCDError) -> Int? {
         while true {
             #if os(Linux)
-            POSIX.setOption(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, 1)
+                POSIX.setOption(descriptor, Int32(IPPROTO_TCP), TCP_QUICKACK, 1)
             #endif
             let events = try POSIX.poll(
                 [(descriptor, POSIX.readable), (wakeup.readEnd, POSIX.readable)], milliseconds: -1)
@@ -129,11 +129,11 @@ final class VPCDConnection {
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
                 #if canImport(Darwin)
-                Darwin.send(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset, POSIX.sendFlags)
+                    Darwin.send(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset, POSIX.sendFlags)
                 #elseif canImport(Musl)
-                Musl.send(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset, POSIX.sendFlags)
+                    Musl.send(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset, POSIX.sendFlags)
                 #else
-                Glibc.send(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset, POSIX.sendFlags)
+                    Glibc.send(descriptor, raw.baseAddress?.advanced(by: offset), raw.count - offset, POSIX.sendFlags)
                 #endif
             }
             if written > 0 {

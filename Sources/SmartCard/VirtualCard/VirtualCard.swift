@@ -45,14 +45,22 @@ public struct VirtualCard<Applet: CardApplet>: Sendable {
     ///
     /// - Throws: ``VPCDError/Code/invalidATR`` when the ATR is not 2 to 33 bytes starting with TS 3B or 3F.
     public init(applet: Applet, answerToReset: [UInt8] = defaultAnswerToReset) throws(VPCDError) {
+        try Self.checkAnswerToReset(answerToReset)
+        self.applet = applet
+        self.answerToReset = answerToReset
+    }
+
+    /// Checks that `answerToReset` can be an ATR: 2 to 33 bytes, starting with TS 3B (direct convention) or 3F
+    /// (inverse). The rest is the reader's to interpret; pcscd reads the protocols it offers from it.
+    ///
+    /// - Throws: ``VPCDError/Code/invalidATR``.
+    public static func checkAnswerToReset(_ answerToReset: [UInt8]) throws(VPCDError) {
         guard (2...33).contains(answerToReset.count), answerToReset[0] == 0x3B || answerToReset[0] == 0x3F else {
             throw VPCDError(
                 code: .invalidATR,
                 message: "an ATR is 2 to 33 bytes starting with 3B or 3F, not \(answerToReset.count) bytes"
                     + (answerToReset.first.map { " starting with \([$0].hexString)" } ?? ""))
         }
-        self.applet = applet
-        self.answerToReset = answerToReset
     }
 
     /// Handles one frame from vpcd.

@@ -25,7 +25,8 @@ public import ServiceLifecycle
 public final class VirtualCardLink<Applet: CardApplet>: Service, Sendable {
     /// Where vpcd listens.
     public let endpoint: VPCDEndpoint
-    /// The wait before reconnecting: from the lower bound after the first failure, doubling up to the upper.
+    /// The wait before reconnecting: from the lower bound after the first failure, doubling up to the upper (at
+    /// least a millisecond).
     public let reconnectDelay: ClosedRange<Duration>
     /// How long one connection attempt may take.
     public let connectTimeout: Duration
@@ -49,7 +50,9 @@ public final class VirtualCardLink<Applet: CardApplet>: Service, Sendable {
     ) throws(VPCDError) {
         self.card = Locked(try VirtualCard(applet: applet, answerToReset: answerToReset))
         self.endpoint = endpoint
-        self.reconnectDelay = reconnectDelay
+        // A zero delay would double to zero and spin; a millisecond is the floor.
+        let floor = Duration.milliseconds(1)
+        self.reconnectDelay = max(reconnectDelay.lowerBound, floor)...max(reconnectDelay.upperBound, floor)
         self.connectTimeout = connectTimeout
         self.onEvent = onEvent
     }
@@ -74,6 +77,8 @@ public final class VirtualCardLink<Applet: CardApplet>: Service, Sendable {
                     finished.resume()
                 }
                 thread.name = "vpcd \(endpoint)"
+                // The applet signs (RSA for fDDA and CDA) on this thread: give it a main thread's stack, not 512 KiB.
+                thread.stackSize = 8 << 20
                 thread.start()
             }
         } onCancelOrGracefulShutdown: {
@@ -132,9 +137,10 @@ public final class VirtualCardLink<Applet: CardApplet>: Service, Sendable {
                         continue
                     }
                     let output = card.withValue { $0.receive(frame) }
+                    // Answer first: vpcd (and the application behind it) waits for the reply, not for the log.
+                    if let reply = output.reply, try !connection.send(VPCDFrame.frame(reply)) { return nil }
                     if let event = Self.event(for: frame) { onEvent(event) }
                     if let problem = output.problem { onEvent(.frameRejected(problem)) }
-                    if let reply = output.reply, try !connection.send(VPCDFrame.frame(reply)) { return nil }
                 }
                 guard let count = try connection.receive(into: buffer) else { return nil }
                 if count == 0 {

@@ -26,7 +26,8 @@ struct DemoPurchase {
             issuer = try IssuerCheck(profile: profile, authorization: authorization)
         }
         return TransactionReport(
-            card: profile.name, setting: .loopback, amount: amount, cardholderVerifiedOnPhone: cardholderVerifiedOnPhone,
+            card: profile.name, setting: .loopback, amount: amount,
+            cardholderVerifiedOnPhone: cardholderVerifiedOnPhone,
             paymentKeys: (keysBefore, await channel.applet.remainingKeyCount), result: result, issuer: issuer)
     }
 }

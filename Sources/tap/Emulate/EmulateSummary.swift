@@ -9,6 +9,20 @@ struct EmulateSummary: Encodable {
     /// Command APDUs answered.
     var commands: Int
 
+    private enum CodingKeys: String, CodingKey {
+        case transactions, lastATC, keysRemaining, commands
+    }
+
+    /// Every field, `lastATC` as null before the first transaction (scripts see the key either way).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(transactions, forKey: .transactions)
+        try container.encode(lastATC, forKey: .lastATC)
+        try container.encode(keysRemaining, forKey: .keysRemaining)
+        try container.encode(commands, forKey: .commands)
+    }
+
+    /// One line for people.
     var text: String {
         "served \(transactions) transactions (\(commands) commands); last ATC \(lastATC.map(String.init) ?? "none"); "
             + "\(keysRemaining) keys left"

@@ -22,6 +22,17 @@ enum EmulatedCardSource: ExpressibleByArgument, CustomStringConvertible {
         }
     }
 
+    /// The argument as `--card` takes it (help shows the default this way).
+    var defaultValueDescription: String {
+        switch self {
+        case .visa: "visa"
+        case .mastercard: "mastercard"
+        case .mastercardMagStripe: "mastercard-magstripe"
+        case .file(let path): path
+        }
+    }
+
+    /// What the card is, for the start-up line.
     var description: String {
         switch self {
         case .visa: "Visa test card"
@@ -42,12 +53,12 @@ enum EmulatedCardSource: ExpressibleByArgument, CustomStringConvertible {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw ValidationError("cannot read the card profile '\(path)': \(error.localizedDescription)")
+                throw EmulateError("cannot read the card profile '\(path)': \(error.localizedDescription)")
             }
             do {
                 return try CardProfile(jsonData: data)
             } catch {
-                throw ValidationError("'\(path)' is not a card profile: \(error)")
+                throw EmulateError("'\(path)' is not a card profile: \(error)")
             }
         }
     }

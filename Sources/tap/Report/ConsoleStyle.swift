@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// ANSI colour for a terminal, plain text for a pipe, a file or `NO_COLOR` (https://no-color.org).

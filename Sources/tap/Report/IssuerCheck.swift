@@ -14,28 +14,23 @@ struct IssuerCheck: Encodable {
 
     init(profile: CardProfile, authorization: AuthorizationData) throws {
         let nodes = try authorization.iccDataObjects()
-        guard let iad = nodes.first(.issuerApplicationData), let arqc = nodes.first(.applicationCryptogram),
-            let aid = nodes.first(.dedicatedFileName) ?? nodes.first(.applicationIdentifier)
-        else { throw IssuerCheckError("field 55 lacks the IAD, the cryptogram or the AID") }
-        let version = try CryptogramVersion(issuerApplicationData: Array(iad.value), applicationIdentifier: aid.value)
-        let cryptograms = try CardCryptograms(
-            version: version,
-            issuerMasterKeyAC: profile.issuerMasterKeys.ac.bytes,
-            issuerMasterKeySMI: profile.issuerMasterKeys.smi.bytes,
-            issuerMasterKeySMC: profile.issuerMasterKeys.smc.bytes,
-            pan: authorization.pan.digits,
-            psn: authorization.panSequenceNumber.map { [$0].hexString })
-        var data = try CryptogramData(version: version, authorizationData: nodes)
-        cryptogramVersion = "\(version)"
-        arqcVerified = try cryptograms.verifyAC(Array(arqc.value), data: data)
-        let amount = try Amount(n12: data.amountAuthorized, currency: .eur)
-        data.amountAuthorized = try Amount(minorUnits: amount.minorUnits + 1, currency: .eur).n12()
-        tamperedAmountRejected = try !cryptograms.verifyAC(Array(arqc.value), data: data)
+        let pan = authorization.pan.digits
+        let psn = authorization.panSequenceNumber.map { [$0].hexString }
+        cryptogramVersion = "\(try profile.resolvedCryptogramVersion())"
+        arqcVerified = try profile.issuerVerifiesCryptogram(inAuthorizationData: nodes, pan: pan, panSequenceNumber: psn)
+        let tampered = try TLV.parse(
+            try TLV.Serializer.serialize { serializer in
+                for node in nodes {
+                    guard node.tag == .amountAuthorised else {
+                        try serializer.append(node)
+                        continue
+                    }
+                    let amount = try Amount(n12: node.value, currency: .eur)
+                    try serializer.append(
+                        tag: .amountAuthorised, value: try Amount(minorUnits: amount.minorUnits + 1, currency: .eur).n12())
+                }
+            })
+        tamperedAmountRejected = try !profile.issuerVerifiesCryptogram(
+            inAuthorizationData: tampered, pan: pan, panSequenceNumber: psn)
     }
-}
-
-/// The authorization data cannot be checked at all.
-struct IssuerCheckError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -9,7 +9,8 @@ extension TransactionReport {
         var lines: [String] = []
         switch setting {
         case .loopback:
-            lines.append(style.bold("Contactless demo: a \(amount) purchase with the \(card), on the in-process loopback"))
+            lines.append(
+                style.bold("Contactless demo: a \(amount) purchase with the \(card), on the in-process loopback"))
         case .reader(let name, _, _):
             lines.append(style.bold("Contactless purchase: \(amount) with the card in PC/SC reader \"\(name)\""))
         }
@@ -22,8 +23,11 @@ extension TransactionReport {
         }
         if let cardholderVerifiedOnPhone {
             lines.append(
-                row("Wallet", cardholderVerifiedOnPhone
-                    ? "cardholder verified on the phone before the tap (CDCVM)" : "no cardholder verification on the phone"))
+                row(
+                    "Wallet",
+                    cardholderVerifiedOnPhone
+                        ? "cardholder verified on the phone before the tap (CDCVM)"
+                        : "no cardholder verification on the phone"))
         }
         if let limits { lines.append(row("Reader", limits)) }
 
@@ -33,7 +37,8 @@ extension TransactionReport {
             let summary = apdus[number - 1]
             lines.append(style.cyan("\(number). → \(summary.name)") + style.dim("  \(summary.command)"))
             guard let response = exchange.response else {
-                lines.append(style.red("   ← no response: \(summary.errorMessage ?? summary.error ?? "transport error")"))
+                lines.append(
+                    style.red("   ← no response: \(summary.errorMessage ?? summary.error ?? "transport error")"))
                 continue
             }
             let status = "\(response.statusWord)"
@@ -50,7 +55,8 @@ extension TransactionReport {
         lines += decisions.map { "  • \($0)" }
 
         lines.append("")
-        let approvedOrOnline = outcome == Outcome.Status.onlineRequest.rawValue || outcome == Outcome.Status.approved.rawValue
+        let approvedOrOnline =
+            outcome == Outcome.Status.onlineRequest.rawValue || outcome == Outcome.Status.approved.rawValue
         lines.append(row("Outcome", (approvedOrOnline ? style.green : style.yellow)(outcome) + " — \(reason)"))
         if let userInterface { lines.append(row("Reader shows", userInterface)) }
         if let kernel { lines.append(row("Kernel", kernel)) }
@@ -58,7 +64,9 @@ extension TransactionReport {
         if let panMasked { lines.append(row("Card number", panMasked)) }
         lines.append(row("Offline data authentication", oda))
         lines.append(row("Cardholder verification", cvm))
-        if let cryptogramType, let arqc, let atc { lines.append(row("Cryptogram", "\(cryptogramType) \(arqc), ATC \(atc)")) }
+        if let cryptogramType, let arqc, let atc {
+            lines.append(row("Cryptogram", "\(cryptogramType) \(arqc), ATC \(atc)"))
+        }
         if let paymentKeysBefore, let paymentKeysAfter {
             lines.append(row("Payment keys left", "\(paymentKeysAfter) (of \(paymentKeysBefore))"))
         }
@@ -68,7 +76,9 @@ extension TransactionReport {
             lines.append(style.bold("Issuer (test issuer master keys, \(cryptogramVersion ?? "?"))"))
             lines.append(row("ARQC verifies", yesNo(arqcVerified, expected: true, style: style)))
             lines.append(
-                row("ARQC verifies for amount + 1 minor unit", yesNo(!tamperedAmountRejected, expected: false, style: style)))
+                row(
+                    "ARQC verifies for amount + 1 minor unit",
+                    yesNo(!tamperedAmountRejected, expected: false, style: style)))
         }
         return lines.joined(separator: "\n")
     }

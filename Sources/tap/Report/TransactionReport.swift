@@ -126,26 +126,29 @@ struct TransactionReport: Encodable {
         self.outcome = outcome.status.rawValue
         reason = "\(outcome.reason)"
         userInterface = outcome.userInterface.map { "\($0)" }
-        cryptogramType = result.events.lazy.compactMap { event -> String? in
-            if case .cryptogramReceived(let type, _) = event { return type }
-            return nil
-        }.last
+        cryptogramType =
+            result.events.lazy.compactMap { event -> String? in
+                if case .cryptogramReceived(let type, _) = event { return type }
+                return nil
+            }.last
         atc = authorization?.iccValue(.applicationTransactionCounter)?.hexString
         arqc = authorization?.iccValue(.applicationCryptogram)?.hexString
         arqcVerified = issuer?.arqcVerified
         tamperedAmountRejected = issuer?.tamperedAmountRejected
         cryptogramVersion = issuer?.cryptogramVersion
-        oda = result.events.lazy.compactMap { event -> String? in
-            if case .offlineDataAuthentication(let result) = event { return "\(result)" }
-            return nil
-        }.last ?? "not performed"
+        oda =
+            result.events.lazy.compactMap { event -> String? in
+                if case .offlineDataAuthentication(let result) = event { return "\(result)" }
+                return nil
+            }.last ?? "not performed"
         cvm = "\(outcome.cardholderVerification)"
         paymentKeysBefore = paymentKeys?.before
         paymentKeysAfter = paymentKeys?.after
-        limits = result.events.lazy.compactMap { event -> String? in
-            if case .limitsChecked = event { return "\(event)" }
-            return nil
-        }.first
+        limits =
+            result.events.lazy.compactMap { event -> String? in
+                if case .limitsChecked = event { return "\(event)" }
+                return nil
+            }.first
         iccData = authorization.flatMap { Self.field55($0) }
         decisions = result.events.map(\.description)
         let printer = TLVPrettyPrinter(kernel: outcome.kernel ?? selected?.kernel ?? .generic)
@@ -175,7 +178,8 @@ struct TransactionReport: Encodable {
     /// Commands carry no card data, except VERIFY's PIN block, which is starred.
     static func commandHex(_ command: CommandAPDU) -> String {
         guard command.instruction == .verify else { return command.bytes.hexString }
-        return [command.cla, command.ins, command.p1, command.p2].hexString + String(repeating: "*", count: 2 * (command.bytes.count - 4))
+        return [command.cla, command.ins, command.p1, command.p2].hexString
+            + String(repeating: "*", count: 2 * (command.bytes.count - 4))
     }
 
     /// `SELECT 2PAY.SYS.DDF01`, `SELECT A0000000031010`, `READ RECORD 1 SFI 2`, `GET PROCESSING OPTIONS`.

@@ -28,7 +28,9 @@ extension Tap.Bench {
         @Flag(help: "Print one JSON object instead of text.") var json = false
 
         func validate() throws {
-            guard count >= 1, warmup >= 0 else { throw ValidationError("--count must be at least 1, --warmup at least 0") }
+            guard count >= 1, warmup >= 0 else {
+                throw ValidationError("--count must be at least 1, --warmup at least 0")
+            }
         }
 
         /// Milliseconds: median, p99, min and max.
@@ -94,7 +96,9 @@ extension Tap.Bench {
                 purchases.append(Self.milliseconds(elapsed))
                 roundTrips += await recorder.exchanges.map { Self.milliseconds($0.duration) }
                 outcomes[result.outcome.status.rawValue, default: 0] += 1
-                if !json, number > warmup, (number - warmup) % 50 == 0 { standardError("\(number - warmup) of \(count) purchases") }
+                if !json, number > warmup, (number - warmup) % 50 == 0 {
+                    standardError("\(number - warmup) of \(count) purchases")
+                }
             }
             let report = Result(
                 reader: session.channel.readerName, transport: session.transport, purchases: purchases.count,
@@ -103,10 +107,14 @@ extension Tap.Bench {
             if json {
                 try printJSON(report)
             } else {
-                print("reader \"\(report.reader)\" (\(report.transport)), \(report.purchases) purchases, \(report.apdus) APDUs")
+                print(
+                    "reader \"\(report.reader)\" (\(report.transport)), \(report.purchases) purchases, \(report.apdus) APDUs"
+                )
                 print("whole purchase:   \(report.purchaseMilliseconds.text)")
                 print("APDU round trip:  \(report.apduMilliseconds.text)")
-                print("outcomes: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                print(
+                    "outcomes: "
+                        + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             }
         }
 

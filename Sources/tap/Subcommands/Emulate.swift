@@ -28,7 +28,9 @@ extension Tap {
                 """
         )
 
-        @Option(help: ArgumentHelp("vpcd's address (the DEVICENAME port of its reader.conf entry).", valueName: "host:port"))
+        @Option(
+            help: ArgumentHelp("vpcd's address (the DEVICENAME port of its reader.conf entry).", valueName: "host:port")
+        )
         var vpcd = VPCDEndpoint.local.description
         @Option(
             help: ArgumentHelp(
@@ -54,15 +56,25 @@ extension Tap {
 
         func validate() throws {
             if let keys, !(1...60_000).contains(keys) { throw ValidationError("--keys must be from 1 to 60000") }
+            _ = try endpoint()
+            do {
+                try VirtualCard<WalletApplet>.checkAnswerToReset(Self.answerToReset(atr))
+            } catch let error as VPCDError {
+                throw ValidationError(error.message)
+            }
         }
 
-        func run() async throws {
-            let endpoint: VPCDEndpoint
+        /// `--vpcd` parsed.
+        func endpoint() throws -> VPCDEndpoint {
             do {
-                endpoint = try VPCDEndpoint(parsing: vpcd)
+                return try VPCDEndpoint(parsing: vpcd)
             } catch {
                 throw ValidationError(error.message)
             }
+        }
+
+        func run() async throws {
+            let endpoint = try endpoint()
             let answerToReset = try Self.answerToReset(atr)
             var profile = try card.profile()
             if let keys { profile.limitedUseKeys.count = keys }
@@ -71,13 +83,8 @@ extension Tap {
             let keyCount = emulated.remainingKeyCount
             let applet = WalletApplet(card: emulated, cardholderVerifiedOnPhone: cdcvm)
 
-            let link: VirtualCardLink<WalletApplet>
-            do {
-                link = try VirtualCardLink(applet: applet, endpoint: endpoint, answerToReset: answerToReset) { event in
-                    if let line = Self.line(for: event) { Self.printError(line) }
-                }
-            } catch {
-                throw ValidationError(error.message)
+            let link = try VirtualCardLink(applet: applet, endpoint: endpoint, answerToReset: answerToReset) { event in
+                if let line = Self.line(for: event) { Self.printError(line) }
             }
             Self.printError(
                 "\(card) (\(emulated.scheme), \(keyCount) keys, ATR \(answerToReset.hexString)) for vpcd at \(endpoint)"

@@ -26,7 +26,11 @@ extension Tap {
             let readers = try PCSCContext().readers()
             if json {
                 try printJSON(
-                    readers.map { Entry(name: $0.readerName, cardPresent: $0.isCardPresent, atr: $0.isCardPresent ? $0.atr.hexString : nil) })
+                    readers.map {
+                        Entry(
+                            name: $0.readerName, cardPresent: $0.isCardPresent,
+                            atr: $0.isCardPresent ? $0.atr.hexString : nil)
+                    })
                 return
             }
             if readers.isEmpty { print("No PC/SC readers.") }
