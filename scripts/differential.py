@@ -784,7 +784,7 @@ def main():
         if problem is None:
             for answer in ours:
                 problem = check_error_is_clean(answer, requests[answer.get("id", case.first_line)]
-                                               if isinstance(answer.get("id"), int) else case.args)
+                                               if isinstance(answer.get("id"), int) else case.args, op.params)
                 if problem:
                     break
         if problem:
@@ -864,8 +864,9 @@ def check_answers(case, ours, requests):
     return None
 
 
-def check_error_is_clean(answer, args):
-    """Error messages must not carry argument values (keys, PANs, PINs)."""
+def check_error_is_clean(answer, args, names=()):
+    """Error messages must not carry argument values (keys, PANs, PINs). `names`: every parameter the operation
+    declares, so a message quoting a missing one (`tag_9f03`) is not read as a value ("9F03" in tag_9f36)."""
     error = answer.get("error")
     if error is None:
         return None
@@ -874,7 +875,7 @@ def check_error_is_clean(answer, args):
     # Compare whole words, leaving out the argument names a message quotes: a short value such as "ADEC" may
     # sit inside an ordinary word ("hexadecimal"), and "9F36" inside the name `tag_9f36`.
     unquoted = error["message"]
-    for name in args:
+    for name in [*args, *names]:
         unquoted = unquoted.replace(f"`{name}`", " ")
     words = set(re.findall(r"[0-9A-Z]+", unquoted.upper()))
     for name, value in args.items():

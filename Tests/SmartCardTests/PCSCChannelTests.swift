@@ -168,6 +168,26 @@ struct PCSCChannelTests {
         #expect(error?.message.contains("GENERATE AC") == true || expected == .serviceUnavailable)
     }
 
+    @Test("SCARD_E_NOT_TRANSACTED with the card gone (vpcd after the emulator died): cardRemoved")
+    func notTransactedAsCardLeaves() async throws {
+        let (channel, fake) = try Self.channel(.t1) { _ in [0x90, 0x00] }
+        fake.transmitStatus = .notTransacted
+        fake.readers[0].eventState = .empty
+        let error = await #expect(throws: SmartCardError.cardRemoved) { try await channel.transmit(Self.readRecord) }
+        #expect(error?.message.contains("READ RECORD") == true)
+    }
+
+    @Test("SCARD_E_NOT_TRANSACTED with the card still there: transmissionFailed naming the command")
+    func notTransactedCardPresent() async throws {
+        let (channel, fake) = try Self.channel(.t1) { _ in [0x90, 0x00] }
+        fake.transmitStatus = .notTransacted
+        let error = await #expect(throws: SmartCardError.transmissionFailed) {
+            try await channel.transmit(Self.generateAC)
+        }
+        #expect(error?.message.contains("GENERATE AC") == true)
+        #expect(error?.message.contains("SCARD_E_NOT_TRANSACTED") == true)
+    }
+
     @Test("A disconnected channel refuses to transmit; disconnect happens once")
     func disconnected() async throws {
         let (channel, fake) = try Self.channel(.t1) { _ in [0x90, 0x00] }

@@ -118,6 +118,9 @@ public final class PCSCChannel: CardChannel {
     private func send(_ apdu: CommandAPDU, for original: CommandAPDU) throws(SmartCardError) -> ResponseAPDU {
         let (status, bytes) = context.functions.transmit(card, activeProtocol, apdu.bytes)
         guard status == .success else {
+            // vpcd fails the exchange with SCARD_E_NOT_TRANSACTED when the virtual card's connection is gone (the
+            // emulator killed): the reader, asked, reports the card absent, and that is what the kernel must hear.
+            if status == .notTransacted, let removed = cardGone(during: apdu, for: original) { throw removed }
             throw SmartCardError(pcsc: status, operation: "SCardTransmit", subject: Self.name(apdu, for: original))
         }
         guard bytes.count >= 2 else {

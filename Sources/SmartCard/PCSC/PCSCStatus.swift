@@ -54,13 +54,15 @@ public struct PCSCStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let resetCard = PCSCStatus(rawValue: 0x8010_0068)
     /// SCARD_W_REMOVED_CARD: the card left the reader.
     public static let removedCard = PCSCStatus(rawValue: 0x8010_0069)
+    /// `SCARD_E_NOT_TRANSACTED`: the reader could not exchange the APDU (vpcd: the virtual card's connection dropped).
+    public static let notTransacted = PCSCStatus(rawValue: 0x8010_0016)
 
     private static let names: [UInt32: String] = [
         0: "SCARD_S_SUCCESS", 0x8010_0002: "SCARD_E_CANCELLED", 0x8010_0003: "SCARD_E_INVALID_HANDLE",
         0x8010_0004: "SCARD_E_INVALID_PARAMETER", 0x8010_0008: "SCARD_E_INSUFFICIENT_BUFFER",
         0x8010_0009: "SCARD_E_UNKNOWN_READER", 0x8010_000A: "SCARD_E_TIMEOUT",
         0x8010_000B: "SCARD_E_SHARING_VIOLATION", 0x8010_000C: "SCARD_E_NO_SMARTCARD",
-        0x8010_000F: "SCARD_E_PROTO_MISMATCH", 0x8010_0010: "SCARD_E_NOT_READY",
+        0x8010_000F: "SCARD_E_PROTO_MISMATCH", 0x8010_0010: "SCARD_E_NOT_READY", 0x8010_0016: "SCARD_E_NOT_TRANSACTED",
         0x8010_0013: "SCARD_F_COMM_ERROR", 0x8010_0017: "SCARD_E_READER_UNAVAILABLE",
         0x8010_001D: "SCARD_E_NO_SERVICE", 0x8010_001E: "SCARD_E_SERVICE_STOPPED",
         0x8010_002E: "SCARD_E_NO_READERS_AVAILABLE", 0x8010_002F: "SCARD_E_COMM_DATA_LOST",

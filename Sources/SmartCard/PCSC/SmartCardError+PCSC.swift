@@ -34,7 +34,7 @@ extension SmartCardError {
         case .cancelled:
             code = .cancelled
             message = "\(operation)\(about) was cancelled (\(status))"
-        case .communicationDataLost, .unresponsiveCard, .notReady:
+        case .communicationDataLost, .unresponsiveCard, .notReady, .notTransacted:
             code = .transmissionFailed
             message = "\(operation)\(about) failed: \(status)"
         default:
