@@ -72,11 +72,14 @@ struct BalanceTests {
             let data = try await IssuerFixture.tap(channel, minorUnits: 300)
             requests.append(IssuerFixture.authorizationRequest(data, minorUnits: 300, stan: stan))
         }
-        let codes = await withTaskGroup(of: ResponseCode?.self) { group in
-            for request in requests.prefix(3) {
-                group.addTask { await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode }
+        // Results come back in completion order: keep each with its request's index.
+        let codes = await withTaskGroup(of: (Int, ResponseCode?).self) { group in
+            for (index, request) in requests.prefix(3).enumerated() {
+                group.addTask { (index, await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode) }
             }
-            return await group.reduce(into: [ResponseCode?]()) { $0.append($1) }
+            var codes = [ResponseCode?](repeating: nil, count: 3)
+            for await (index, code) in group { codes[index] = code }
+            return codes
         }
         // Later ATCs may overtake earlier ones, which are then replays; exactly one 3.00 fits in 5.00.
         #expect(codes.filter { $0 == .approved }.count == 1)
