@@ -33,6 +33,19 @@ struct ISO8583MessageTests {
         #expect(try ISO8583Message(decoding: encoded, using: specification) == message)
     }
 
+    @Test func contactlessCarriesFormat4PINBlocks() throws {
+        var message = Self.authorizationRequest()
+        for length in [8, 16] {
+            message[.pinBlock] = .binary((0..<length).map { UInt8($0 * 17 & 0xFF) })
+            let encoded = try message.encoded(using: .contactless)
+            #expect(try ISO8583Message(decoding: encoded, using: .contactless) == message)
+        }
+        message[.pinBlock] = .binary([UInt8](repeating: 0x44, count: 16))
+        #expect(throws: ISO8583Error.lengthMismatch) { try message.encoded(using: .default) }
+        message[.pinBlock] = .binary([UInt8](repeating: 0x44, count: 17))
+        #expect(throws: ISO8583Error.lengthExceedsMaximum) { try message.encoded(using: .contactless) }
+    }
+
     @Test func roundTripsThroughASCIISpecification() throws {
         var message = Self.authorizationRequest()
         // default_ascii carries binary fields as hex text.

@@ -16,11 +16,15 @@ extension Specification {
         secondaryBitmapEncoding: .ascii, fields: table(binary: false))
 
     /// The gateway↔issuer dialect of this project: ``default`` with field 55 (ICC data) a binary LLLVAR of up to 999
-    /// bytes, since EMV ICC data with an issuer script can exceed 255 bytes.
+    /// bytes, since EMV ICC data with an issuer script can exceed 255 bytes, and field 52 (PIN data) a binary LLVAR of
+    /// up to 16 bytes, so it carries ISO 9564 format 4 blocks (16 bytes, the format the design requires) as well as
+    /// the 8-byte formats 0 and 3.
     public static let contactless: Specification = {
         var specification = Specification.default
         specification.name = "contactless"
         specification[field: 55]?.maximumLength = 999
+        specification[field: 52]?.lengthPrefixBytes = 2
+        specification[field: 52]?.maximumLength = 16
         return specification
     }()
 
