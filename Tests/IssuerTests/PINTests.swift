@@ -23,7 +23,9 @@ struct PINTests {
         let data = try await IssuerFixture.tap(channel, minorUnits: minorUnits)
         let block = try pin.map { try pinBlock($0, pan: data.pan.digits, format) }
         let request = IssuerFixture.authorizationRequest(data, minorUnits: minorUnits, stan: stan, pinBlock: block)
-        return await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode
+        // Over the wire as the gateway sends it: format 0 and format 4 blocks both fit the contactless spec.
+        let received = try ISO8583Message(decoding: try request.encoded(using: .contactless), using: .contactless)
+        return await host.handle(received, at: IssuerFixture.transactionDate)?.responseCode
     }
 
     @Test("PIN required, then the right PIN approves", arguments: TestCard.Scheme.allCases, Format.allCases)
