@@ -9,7 +9,8 @@ import Testing
 
 /// Keys, payloads and a real loopback tap for the sealed card data tests.
 enum SealedCardDataFixture {
-    static let visaPAN = "4761739001010119"  // the shipped Visa test profile's PAN (CardEmulator/Profiles/visa-test.json)
+    /// The shipped Visa test profile's PAN (CardEmulator/Profiles/visa-test.json).
+    static let visaPAN = "4761739001010119"
     static let merchantId = "merchant_0001"
     static let deviceId = "device_0001"
     static let createdAt = Date(timeIntervalSince1970: 1_795_003_600)  // 2026-11-18 11:06:40 UTC

@@ -70,7 +70,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [("merchant_0002", SealedCardDataFixture.deviceId), (SealedCardDataFixture.merchantId, "device_2")])
+    @Test(arguments: [
+        ("merchant_0002", SealedCardDataFixture.deviceId), (SealedCardDataFixture.merchantId, "device_2"),
+    ])
     func anotherCallerIsForbiddenAndCannotBurnTheRead(merchantId: String, deviceId: String) async throws {
         let sealed = try sealer.seal(try SealedCardDataFixture.payload())
         let opener = SealedCardDataFixture.opener(keys)
@@ -248,7 +250,9 @@ import Testing
         let first = UUID()
         #expect(await store.recordOpened(readId: first, expiresAt: now.addingTimeInterval(1), now: now))
         #expect(await !store.recordOpened(readId: first, expiresAt: now.addingTimeInterval(1), now: now))
-        #expect(await store.recordOpened(readId: UUID(), expiresAt: now.addingTimeInterval(60), now: now.addingTimeInterval(2)))
+        #expect(
+            await store.recordOpened(
+                readId: UUID(), expiresAt: now.addingTimeInterval(60), now: now.addingTimeInterval(2)))
         #expect(await store.count == 1)
     }
 }
