@@ -69,15 +69,20 @@ import Testing
         }
     }
 
-    @Test func corruptCardValuesDoNotQuoteThemselves() throws {
-        let json = #"{"mode":"emv","iccData":"","pan":"4761739001010118"}"#
-        #expect(throws: DecodingError.self) {
+    /// A bad Luhn digit, a bad expiry month, a track 2 without separator, field 55 that is not hex: each a
+    /// `DecodingError` that quotes none of the values.
+    @Test(arguments: [
+        #"{"mode":"emv","iccData":"","pan":"4761739001010118"}"#,
+        #"{"mode":"emv","iccData":"","pan":"4761739001010119","expiry":"3013"}"#,
+        #"{"mode":"emv","iccData":"","pan":"4761739001010119","track2":"4761739001010119"}"#,
+        #"{"mode":"emv","iccData":"4761739001010119ZZ","pan":"4761739001010119"}"#,
+    ])
+    func corruptCardValuesDoNotQuoteThemselves(json: String) throws {
+        let error = #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(CardAuthorizationData.self, from: Data(json.utf8))
         }
-        do {
-            _ = try JSONDecoder().decode(CardAuthorizationData.self, from: Data(json.utf8))
-        } catch {
-            #expect(!String(describing: error).contains("4761739001010118"))
+        for text in [error.map { String(describing: $0) } ?? "", error.map { String(reflecting: $0) } ?? ""] {
+            #expect(!text.contains("47617390010101"), "\(text)")
         }
     }
 }

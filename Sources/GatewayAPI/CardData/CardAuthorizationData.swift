@@ -55,22 +55,16 @@ public struct CardAuthorizationData: Sendable, Hashable, Codable, CustomStringCo
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mode = try container.decode(Mode.self, forKey: .mode)
         iccData = try Self.hex(container.decode(String.self, forKey: .iccData), key: .iccData, in: container)
-        do {
-            pan = try PAN(container.decode(String.self, forKey: .pan))
-            if let yymm = try container.decodeIfPresent(String.self, forKey: .expiry) {
-                expiry = try ExpiryDate(n4: Self.hex(yymm, key: .expiry, in: container))
-            } else {
-                expiry = nil
+        pan = try Self.validated(.pan, in: container) { try PAN($0.decode(String.self, forKey: .pan)) }
+        expiry = try Self.validated(.expiry, in: container) { container in
+            try container.decodeIfPresent(String.self, forKey: .expiry).map {
+                try ExpiryDate(n4: Self.hex($0, key: .expiry, in: container))
             }
-            if let text = try container.decodeIfPresent(String.self, forKey: .track2) {
-                track2 = try Track2EquivalentData(bytes: Self.hex(text, key: .track2, in: container))
-            } else {
-                track2 = nil
+        }
+        track2 = try Self.validated(.track2, in: container) { container in
+            try container.decodeIfPresent(String.self, forKey: .track2).map {
+                try Track2EquivalentData(bytes: Self.hex($0, key: .track2, in: container))
             }
-        } catch let error as ValueError {
-            // The value error's message is card-data free, but say only which kind of value was wrong.
-            throw DecodingError.dataCorruptedError(
-                forKey: .pan, in: container, debugDescription: "invalid card value: \(error.code)")
         }
         panSequenceNumber = try container.decodeIfPresent(UInt8.self, forKey: .panSequenceNumber)
     }
@@ -84,6 +78,20 @@ public struct CardAuthorizationData: Sendable, Hashable, Codable, CustomStringCo
         try container.encodeIfPresent(panSequenceNumber, forKey: .panSequenceNumber)
         try container.encodeIfPresent(expiry?.yymm, forKey: .expiry)
         try container.encodeIfPresent(track2?.bytes.hexString, forKey: .track2)
+    }
+
+    /// Runs an EMV value's validating init, turning its ``ValueError`` into a `DecodingError` for `key` that names
+    /// the kind of fault only (the value error's message is card-data free, but the key and code say enough).
+    private static func validated<T>(
+        _ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>,
+        _ body: (KeyedDecodingContainer<CodingKeys>) throws -> T
+    ) throws -> T {
+        do {
+            return try body(container)
+        } catch let error as ValueError {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "invalid \(key.stringValue): \(error.code)")
+        }
     }
 
     private static func hex(
