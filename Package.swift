@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "EMV", targets: ["EMV"]),
         .library(name: "ISO8583", targets: ["ISO8583"]),
         .library(name: "Issuer", targets: ["Issuer"]),
+        .library(name: "GatewayAPI", targets: ["GatewayAPI"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
@@ -45,6 +46,11 @@ let package = Package(
         .target(
             name: "Issuer",
             dependencies: ["EMV", "ISO8583", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictness
+        ),
+        .target(
+            name: "GatewayAPI",
+            dependencies: ["EMV", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictness
         ),
         .target(
@@ -103,6 +109,14 @@ let package = Package(
         .testTarget(
             name: "IssuerTests",
             dependencies: ["Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "GatewayAPITests",
+            dependencies: [
+                "GatewayAPI", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(
