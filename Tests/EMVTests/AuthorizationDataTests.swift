@@ -26,6 +26,26 @@ import Testing
         #expect(try !card.verifyAC(hexBytes("769577B5ABE9FE63"), data: data))
     }
 
+    @Test func issuerKeysAndCheckFromTheAuthorizationDataAlone() throws {
+        let nodes = try TLV.parse(Self.field55 + hexBytes("8407A0000000031010"))
+        func card(psn: String) throws -> CardCryptograms {
+            try CardCryptograms(
+                authorizationData: nodes,
+                issuerMasterKeyAC: hexBytes("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+                issuerMasterKeySMI: hexBytes("BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"),
+                issuerMasterKeySMC: hexBytes("CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC"),
+                pan: "1234567890123456", psn: psn)
+        }
+        #expect(try card(psn: "00").version == .visa18)
+        #expect(try card(psn: "00").verifyAC(authorizationData: nodes))
+        #expect(try !card(psn: "01").verifyAC(authorizationData: nodes))
+        var serializer = TLV.Serializer()
+        for node in nodes where node.tag != .applicationCryptogram { try serializer.append(node) }
+        #expect(throws: CryptoError.invalidParameter) {
+            try card(psn: "00").verifyAC(authorizationData: try TLV.parse(serializer.bytes))
+        }
+    }
+
     @Test func amountOtherDefaultsToZero() throws {
         let withoutOther = try TLV.parse(Self.field55).filter { $0.tag != .amountOther }
         var serializer = TLV.Serializer()

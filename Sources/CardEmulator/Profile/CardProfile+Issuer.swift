@@ -15,20 +15,18 @@ extension CardProfile {
     public func issuerVerifiesCryptogram(
         inAuthorizationData authorizationData: TLVNodeCollection, pan: String, panSequenceNumber: String?
     ) throws -> Bool {
-        func value(_ tag: Tag) throws -> [UInt8] {
-            guard let node = authorizationData.first(tag) else {
-                throw CardEmulatorError(.missingData, "the authorization data has no \(tag)")
-            }
-            return Array(node.value)
+        // A missing object is the caller's data at fault: say which, in this module's terms.
+        for tag: Tag in [.applicationCryptogram, .issuerApplicationData]
+        where authorizationData.first(tag) == nil {
+            throw CardEmulatorError(.missingData, "the authorization data has no \(tag)")
         }
-        let aid = try authorizationData.first(.dedicatedFileName).map { Array($0.value) } ?? value(.applicationIdentifier)
-        let version = try CryptogramVersion(
-            issuerApplicationData: try value(.issuerApplicationData), applicationIdentifier: aid)
+        if authorizationData.first(.dedicatedFileName) == nil, authorizationData.first(.applicationIdentifier) == nil {
+            throw CardEmulatorError(.missingData, "the authorization data has no \(Tag.applicationIdentifier)")
+        }
         let issuer = try CardCryptograms(
-            version: version, issuerMasterKeyAC: issuerMasterKeys.ac.bytes,
+            authorizationData: authorizationData, issuerMasterKeyAC: issuerMasterKeys.ac.bytes,
             issuerMasterKeySMI: issuerMasterKeys.smi.bytes, issuerMasterKeySMC: issuerMasterKeys.smc.bytes,
             pan: pan, psn: panSequenceNumber)
-        return try issuer.verifyAC(
-            try value(.applicationCryptogram), data: CryptogramData(version: version, authorizationData: authorizationData))
+        return try issuer.verifyAC(authorizationData: authorizationData)
     }
 }

@@ -66,19 +66,17 @@ extension IssuerHost {
         let icc = request.iccData
         guard let arqc = icc.first(.applicationCryptogram).map({ Array($0.value) }),
             let atc = icc.first(.applicationTransactionCounter).map({ Array($0.value) }), atc.count == 2,
-            let iad = icc.first(.issuerApplicationData).map({ Array($0.value) }),
-            let aid = (icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier)).map({ Array($0.value) })
+            icc.first(.issuerApplicationData) != nil,
+            icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier) != nil
         else { return .failed(.formatError) }
         guard request.numericValue(.amountAuthorised) == request.amount,
             request.numericValue(.transactionCurrencyCode) == request.currencyCode
         else { return .failed(.cryptogramFailure) }
         do {
-            let version = try CryptogramVersion(issuerApplicationData: iad, applicationIdentifier: aid)
             let card = try CardCryptograms(
-                version: version, issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
+                authorizationData: icc, issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
                 issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits, psn: request.panSequenceNumber)
-            let data = try CryptogramData(version: version, authorizationData: icc)
-            guard try card.verifyAC(arqc, data: data) else { return .failed(.cryptogramFailure) }
+            guard try card.verifyAC(authorizationData: icc) else { return .failed(.cryptogramFailure) }
             return .verified(card, arqc: arqc, atc: atc)
         } catch {
             return .failed(.cryptogramFailure)
