@@ -11,11 +11,19 @@ import NIOCore
 struct PaymentController: Sendable {
     let service: PaymentService
     let idempotency: IdempotentResponder
+    let metrics: GatewayMetrics
 
     func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
         group.post("payments") { request, context in
             try await mutate(request, context) { (body: CreatePaymentRequest, caller) in
-                JSONResponse(try await service.authorize(body, caller: caller), status: .created)
+                do {
+                    let payment = try await service.authorize(body, caller: caller)
+                    metrics.recordAuthorization(result: payment.status.rawValue)
+                    return JSONResponse(payment, status: .created)
+                } catch let error as GatewayAPIError {
+                    metrics.recordAuthorization(result: "\(error.code)")
+                    throw error
+                }
             }
         }
         group.get("payments") { request, context in
