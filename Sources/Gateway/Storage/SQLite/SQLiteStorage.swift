@@ -56,6 +56,7 @@ public final class SQLiteStorage: SQLDatabase {
             try await self.execute("BEGIN IMMEDIATE", [], on: self.connection)
             do {
                 let result = try await body(executor)
+                try executor.failure.check()
                 try await self.execute("COMMIT", [], on: self.connection)
                 return result
             } catch {
@@ -121,10 +122,15 @@ public final class SQLiteStorage: SQLDatabase {
     /// The executor a transaction's body gets: the storage's connection without taking the lock again.
     private struct Executor: SQLExecutor {
         let storage: SQLiteStorage
+        let failure = StatementFailure()
         var dialect: SQLDialect { .sqlite }
 
         func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
-            try await storage.execute(sql, binds, on: storage.connection)
+            do {
+                return try await storage.execute(sql, binds, on: storage.connection)
+            } catch {
+                throw failure.record(error)
+            }
         }
     }
 }
