@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
-public import ServiceLifecycle
+import _ConnectionPoolModule
 
 /// The production database: PostgreSQL through postgres-nio's connection pool (`PostgresClient`), whose `run()` is
 /// this service's.
@@ -56,6 +56,36 @@ public final class PostgresStorage: SQLDatabase {
     /// Runs the connection pool until the service group shuts down (or the task is cancelled).
     public func run() async throws {
         await client.run()
+    }
+
+    /// Connects once, outside the pool, and runs `SELECT 1`: a server that is down or refuses the login fails here
+    /// within the connect timeout, where the pool would keep retrying (its statements fail only after a minute of
+    /// failed attempts). `tap serve` calls it before it starts serving.
+    /// - Throws: ``StorageError/Code/connectionFailed``.
+    public func checkConnection() async throws(StorageError) {
+        do {
+            let tls: PostgresConnection.Configuration.TLS =
+                switch url.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            let configuration = PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.username, password: url.password,
+                database: url.database, tls: tls)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            do {
+                try await connection.query("SELECT 1", logger: logger)
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            try await connection.close()
+        } catch {
+            let failure = Self.storageError(error)
+            throw failure.code == .connectionFailed
+                ? failure : StorageError(.connectionFailed, "PostgreSQL at \(url) is not usable: \(failure.message)")
+        }
     }
 
     public func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
@@ -193,6 +223,10 @@ extension PostgresStorage {
             return StorageError(.queryFailed, "a statement was cancelled")
         case let error as PSQLError:
             return StorageError(.connectionFailed, "PostgreSQL is unreachable (\(error.code))")
+        case let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped:
+            return StorageError(.connectionFailed, "PostgreSQL has been unreachable for a minute")
+        case let error as ConnectionPoolError where error == .poolShutdown:
+            return StorageError(.connectionFailed, "the PostgreSQL connection pool is shut down")
         case let error as PostgresDecodingError:
             return StorageError(.corruptRow, "column \(error.columnName) does not decode (\(error.code))")
         case is CancellationError:

@@ -1,6 +1,6 @@
 import Logging
 import NIOCore
-public import ServiceLifecycle
+import ServiceLifecycle
 import SQLiteNIO
 
 /// The embedded database: one SQLite file (WAL journal, `synchronous=FULL`, so a commit is on disk before it is
@@ -66,10 +66,12 @@ public final class SQLiteStorage: SQLDatabase {
         }
     }
 
-    /// Waits until the service group shuts down, then closes the file.
+    /// Waits until the service group shuts down (or the task is cancelled), then closes the file.
     public func run() async throws {
         try? await gracefulShutdown()
-        try await lock.withLock { try await self.connection.close() }
+        // The future-based close: the async one refuses to run in a cancelled task, and a connection left open
+        // traps when it is released.
+        try await lock.withLock { try await self.connection.close().get() }
     }
 
     /// Runs one statement on the connection, without the lock (callers hold it).
