@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A clock tests move by hand.
 final class TestClock: @unchecked Sendable {
@@ -55,7 +56,7 @@ final class LogRecorder: @unchecked Sendable {
 /// repositories and a router built from the controllers behind the Authenticator and ProblemMiddleware.
 struct IdentityFixture {
     let clock = TestClock()
-    let database: SQLiteStorage
+    let database: any SQLDatabase
     let keys: GatewayKeys
     let tokens: ReaderTokenAuthority
     let merchants: MerchantRepository
@@ -64,9 +65,31 @@ struct IdentityFixture {
     let devices: DeviceRepository
     let logs = LogRecorder()
 
-    init(keys: GatewayKeys = .generate()) async throws {
-        database = try await SQLiteStorage.open(path: nil)
-        try await Migrator(schema: GatewaySchema.name, migrations: GatewaySchema.migrations).migrate(database)
+    /// Runs `body` with a fixture on a fresh in-memory SQLite database whose service runs for the body's duration
+    /// and is then shut down gracefully, which closes the connection. (Cancelling `SQLiteStorage.run()` instead
+    /// would leave it open: the close runs on NIO's thread pool, which refuses work from a cancelled task.)
+    static func with<Result: Sendable>(
+        keys: GatewayKeys = .generate(), _ body: (IdentityFixture) async throws -> Result
+    ) async throws -> Result {
+        let database = try await SQLiteStorage.open(path: nil)
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [database], logger: Logger(label: "identity-tests")))
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { try await services.run() }
+            do {
+                try await Migrator(schema: GatewaySchema.name, migrations: GatewaySchema.migrations).migrate(database)
+                let result = try await body(await IdentityFixture(database: database, keys: keys))
+                await services.triggerGracefulShutdown()
+                return result
+            } catch {
+                await services.triggerGracefulShutdown()
+                throw error
+            }
+        }
+    }
+
+    init(database: any SQLDatabase, keys: GatewayKeys) async {
+        self.database = database
         self.keys = keys
         tokens = await ReaderTokenAuthority(keys: keys, clock: clock.function)
         merchants = MerchantRepository(database: database)
