@@ -3,6 +3,7 @@ import EMV
 import Foundation
 import Gateway
 import GatewayAPI
+import Logging
 
 extension Tap {
     /// Manages the gateway's merchants, their users and API keys, directly in its database.
@@ -26,12 +27,17 @@ struct GatewayStoreOptions: ParsableArguments {
     @Option(help: "A postgres:// URL to use PostgreSQL instead of the SQLite file.") var database: String?
     @Flag(help: "Print JSON.") var json = false
 
-    /// The migrated database.
-    func open() async throws -> any SQLDatabase {
+    /// Runs `body` with the migrated database, closing it afterwards.
+    func withDatabase<Result: Sendable>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
+        var logger = Logger(label: "tap.merchant")
+        logger.logLevel = .warning
         do {
-            return try await GatewayDatabase.open(
-                dataDirectory: URL(fileURLWithPath: dataDir, isDirectory: true), databaseURL: database)
-        } catch {
+            return try await GatewayDatabase.with(
+                dataDirectory: URL(fileURLWithPath: dataDir, isDirectory: true), databaseURL: database, logger: logger,
+                body)
+        } catch let error as StorageError {
+            throw CommandFailure(error.message)
+        } catch let error as DomainError {
             throw CommandFailure(error.message)
         }
     }
@@ -41,15 +47,6 @@ struct GatewayStoreOptions: ParsableArguments {
         let encoder = JSONEncoder.gatewayAPI
         encoder.outputFormatting.insert(.prettyPrinted)
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
-    }
-}
-
-/// Runs a change, printing a refused input as the error's message.
-private func reportingDomainErrors<Result>(_ body: () async throws -> Result) async throws -> Result {
-    do {
-        return try await body()
-    } catch let error as DomainError {
-        throw CommandFailure(error.message)
     }
 }
 
@@ -73,9 +70,8 @@ extension Tap.MerchantCommand {
             guard let currencyValue = Currency(alphabeticCode: currency.uppercased()) else {
                 throw ValidationError("--currency: '\(currency)' is not an ISO 4217 alphabetic code")
             }
-            let merchants = MerchantRepository(database: try await store.open())
-            let merchant = try await reportingDomainErrors {
-                try await merchants.create(
+            let merchant = try await store.withDatabase { database in
+                try await MerchantRepository(database: database).create(
                     name: name, country: countryValue, currency: currencyValue, categoryCode: mcc, actor: cliActor)
             }
             if store.json { return try store.printJSON(merchant) }
@@ -90,22 +86,24 @@ extension Tap.MerchantCommand {
         @OptionGroup var store: GatewayStoreOptions
 
         /// A merchant with its users and keys (ids only: secrets are never stored).
-        struct Entry: Encodable {
+        struct Entry: Encodable, Sendable {
             var merchant: Gateway.Merchant
             var users: [MerchantUser]
             var apiKeys: [APIKey]
         }
 
         func run() async throws {
-            let database = try await store.open()
-            let users = MerchantUserRepository(database: database)
-            let keys = APIKeyRepository(database: database)
-            var entries: [Entry] = []
-            for merchant in try await MerchantRepository(database: database).all() {
-                entries.append(
-                    Entry(
-                        merchant: merchant, users: try await users.users(merchantId: merchant.id),
-                        apiKeys: try await keys.keys(merchantId: merchant.id)))
+            let entries = try await store.withDatabase { database in
+                let users = MerchantUserRepository(database: database)
+                let keys = APIKeyRepository(database: database)
+                var entries: [Entry] = []
+                for merchant in try await MerchantRepository(database: database).all() {
+                    entries.append(
+                        Entry(
+                            merchant: merchant, users: try await users.users(merchantId: merchant.id),
+                            apiKeys: try await keys.keys(merchantId: merchant.id)))
+                }
+                return entries
             }
             if store.json { return try store.printJSON(entries) }
             if entries.isEmpty { print("No merchants yet: tap merchant create --name … --country … --currency …") }
@@ -136,9 +134,9 @@ extension Tap.MerchantCommand {
                 guard let roleValue = MerchantUser.Role(rawValue: role.lowercased()) else {
                     throw ValidationError("--role must be admin or staff")
                 }
-                let users = MerchantUserRepository(database: try await store.open())
-                let user = try await reportingDomainErrors {
-                    try await users.add(merchantId: merchant, email: email, role: roleValue, actor: cliActor)
+                let user = try await store.withDatabase { database in
+                    try await MerchantUserRepository(database: database).add(
+                        merchantId: merchant, email: email, role: roleValue, actor: cliActor)
                 }
                 if store.json { return try store.printJSON(user) }
                 print("Added \(user.role.rawValue) \(user.id) <\(user.email)> to \(user.merchantId)")
@@ -166,9 +164,8 @@ extension Tap.MerchantCommand {
             }
 
             func run() async throws {
-                let keys = APIKeyRepository(database: try await store.open())
-                let (key, secret) = try await reportingDomainErrors {
-                    try await keys.create(merchantId: merchant, actor: cliActor)
+                let (key, secret) = try await store.withDatabase { database in
+                    try await APIKeyRepository(database: database).create(merchantId: merchant, actor: cliActor)
                 }
                 if store.json {
                     return try store.printJSON(

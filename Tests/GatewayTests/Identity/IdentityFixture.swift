@@ -8,7 +8,6 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A clock tests move by hand.
 final class TestClock: @unchecked Sendable {
@@ -65,26 +64,14 @@ struct IdentityFixture {
     let devices: DeviceRepository
     let logs = LogRecorder()
 
-    /// Runs `body` with a fixture on a fresh in-memory SQLite database whose service runs for the body's duration
-    /// and is then shut down gracefully, which closes the connection. (Cancelling `SQLiteStorage.run()` instead
-    /// would leave it open: the close runs on NIO's thread pool, which refuses work from a cancelled task.)
+    /// Runs `body` with a fixture on a fresh in-memory SQLite database whose service runs for the body's duration.
     static func with<Result: Sendable>(
         keys: GatewayKeys = .generate(), _ body: (IdentityFixture) async throws -> Result
     ) async throws -> Result {
         let database = try await SQLiteStorage.open(path: nil)
-        let services = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [database], logger: Logger(label: "identity-tests")))
-        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-            group.addTask { try await services.run() }
-            do {
-                try await Migrator(schema: GatewaySchema.name, migrations: GatewaySchema.migrations).migrate(database)
-                let result = try await body(await IdentityFixture(database: database, keys: keys))
-                await services.triggerGracefulShutdown()
-                return result
-            } catch {
-                await services.triggerGracefulShutdown()
-                throw error
-            }
+        return try await GatewayDatabase.running(database) {
+            try await GatewayDatabase.migrate(database)
+            return try await body(await IdentityFixture(database: database, keys: keys))
         }
     }
 
