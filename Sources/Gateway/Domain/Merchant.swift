@@ -53,7 +53,8 @@ public struct Merchant: Sendable, Hashable {
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 100 else {
             throw DomainError("the name must have 1 to 100 characters")
         }
-        guard categoryCode.count == 4, categoryCode.allSatisfy(\.isASCIIDigit) else {
+        // ASCII digits only: `isNumber` alone also accepts other scripts' digits.
+        guard categoryCode.count == 4, categoryCode.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw DomainError("the merchant category code must be four digits")
         }
     }
@@ -79,9 +80,4 @@ extension Merchant: Encodable {
         try container.encodeIfPresent(termsAcceptedBy, forKey: .termsAcceptedBy)
         try container.encode(isAccountLinked, forKey: .isAccountLinked)
     }
-}
-
-extension Character {
-    /// 0-9 only (`isNumber` also accepts other scripts' digits).
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

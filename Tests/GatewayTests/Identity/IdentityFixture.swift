@@ -138,7 +138,9 @@ struct IdentityFixture {
             merchants: merchants, devices: devices, keys: keys, tokens: tokens,
             policy: ReaderConfigurationPolicy(caPublicKeys: try CardProfile.testCAPublicKeys), clock: clock.function
         ).addRoutes(to: authenticated)
-        return Application(router: router, logger: logs.logger)
+        // Port 0: a live test gets a free port.
+        return Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logs.logger)
     }
 }
 

@@ -39,6 +39,23 @@ struct PrepareTests {
         }
     }
 
+    @Test("over a live port the first prepare arrives as NDJSON lines, the last with the provisioning")
+    func liveStream() async throws {
+        try await IdentityFixture.with { fixture in
+            let shop = try await fixture.linkedMerchant("Shop")
+            let token = try await fixture.readerToken(shop)
+            let app = try fixture.application()
+            try await app.test(.live) { client in
+                let response = try await client.execute(
+                    uri: "/v1/devices/phone-live/prepare", method: .post, headers: .bearer(token))
+                #expect(response.status == .ok)
+                let lines = try PrepareProgress.lines(in: Data(response.body.readableBytesView))
+                #expect(lines.map(\.progress) == [0, 25, 50, 75, 100])
+                #expect(lines.last?.provisioning?.deviceId == "phone-live")
+            }
+        }
+    }
+
     @Test("the provisioning: terminal and card acceptor ids, HPKE key, configuration the kernel accepts, PIN key, session")
     func provisioningContents() async throws {
         try await IdentityFixture.with { fixture in
