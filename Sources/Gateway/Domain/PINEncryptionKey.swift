@@ -14,8 +14,9 @@ struct PINEncryptionKey: Sendable, CustomStringConvertible, CustomReflectable {
         return PINEncryptionKey(id: EntityID.make("pk"), bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
-    /// The data the stored ciphertext is bound to, so a key can't be moved to another device's row.
-    static func authenticatedData(deviceId: String, keyId: String) -> [UInt8] { Array("pin-key|\(deviceId)|\(keyId)".utf8) }
+    /// The data the stored ciphertext is bound to, so a key can't be moved to another device's row: the device id,
+    /// as the payments code's `AtRestCipher` binds what it keeps to its record's id.
+    static func authenticatedData(deviceId: String) -> [UInt8] { Array(deviceId.utf8) }
 
     /// The wire form for the prepare response.
     var provisioning: ReaderProvisioning.PINEncryptionKey {

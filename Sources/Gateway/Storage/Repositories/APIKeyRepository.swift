@@ -22,7 +22,7 @@ public struct APIKeyRepository: Sendable {
                 "INSERT INTO api_keys (id, merchant_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)",
                 [.text(key.id), .text(merchantId), .blob(secret.hash), .integer(now.millis)])
             try await AuditLog.record(
-                on: executor, at: now, actor: actor, entity: "api_key", entityId: key.id, action: "created",
+                on: executor, at: now, actor: actor, entity: "api_key", id: key.id, action: "created",
                 detail: "merchant \(merchantId)")
         }
         return (key, secret)
@@ -50,7 +50,7 @@ public struct APIKeyRepository: Sendable {
                 [.integer(now.millis), .text(id), .text(merchantId)])
             guard !rows.isEmpty else { return false }
             try await AuditLog.record(
-                on: executor, at: now, actor: actor, entity: "api_key", entityId: id, action: "revoked",
+                on: executor, at: now, actor: actor, entity: "api_key", id: id, action: "revoked",
                 detail: "merchant \(merchantId)")
             return true
         }

@@ -44,12 +44,11 @@ public enum AuditLog {
 
     /// Records a change on `executor` (use the transaction's executor).
     public static func record(
-        on executor: any SQLExecutor, at: Date, actor: String, entity: String, entityId: String, action: String,
+        on executor: any SQLExecutor, at date: Date, actor: String, entity: String, id: String, action: String,
         detail: String = ""
     ) async throws(StorageError) {
         try await record(
-            on: executor,
-            Entry(at: at, actor: actor, entity: entity, entityId: entityId, action: action, detail: detail))
+            on: executor, Entry(at: date, actor: actor, entity: entity, entityId: id, action: action, detail: detail))
     }
 
     /// The entries, oldest first; of one entity kind and id when given.

@@ -28,7 +28,7 @@ public struct DeviceRepository: Sendable {
                         "INSERT INTO devices (id, terminal_id, provisioned_at) VALUES ($1, $2, $3)",
                         [.text(id), .text(device.terminalId), .integer(now.millis)])
                     try await AuditLog.record(
-                        on: executor, at: now, actor: actor, entity: "device", entityId: id, action: "registered",
+                        on: executor, at: now, actor: actor, entity: "device", id: id, action: "registered",
                         detail: "terminal id \(device.terminalId)")
                 }
                 return device
@@ -49,17 +49,17 @@ public struct DeviceRepository: Sendable {
             guard let row = rows.first else { throw StorageError(.corruptRow, "the device is not registered") }
             if let sealed = try row.optionalBlob("pin_key"), let keyId = try row.optionalText("pin_key_id") {
                 let bytes = try keys.open(
-                    sealed, authenticating: PINEncryptionKey.authenticatedData(deviceId: deviceId, keyId: keyId))
+                    sealed, authenticating: PINEncryptionKey.authenticatedData(deviceId: deviceId))
                 return PINEncryptionKey(id: keyId, bytes: bytes)
             }
             let key = PINEncryptionKey.generate()
             let sealed = keys.seal(
-                key.bytes, authenticating: PINEncryptionKey.authenticatedData(deviceId: deviceId, keyId: key.id))
+                key.bytes, authenticating: PINEncryptionKey.authenticatedData(deviceId: deviceId))
             try await executor.query(
                 "UPDATE devices SET pin_key = $1, pin_key_id = $2 WHERE id = $3",
                 [.blob(sealed), .text(key.id), .text(deviceId)])
             try await AuditLog.record(
-                on: executor, at: now, actor: actor, entity: "device", entityId: deviceId, action: "pinKeyStored",
+                on: executor, at: now, actor: actor, entity: "device", id: deviceId, action: "pinKeyStored",
                 detail: "PIN key \(key.id)")
             return key
         }
@@ -74,7 +74,7 @@ public struct DeviceRepository: Sendable {
             let keyId = try row.optionalText("pin_key_id")
         else { return nil }
         let bytes = try keys.open(
-            sealed, authenticating: PINEncryptionKey.authenticatedData(deviceId: deviceId, keyId: keyId))
+            sealed, authenticating: PINEncryptionKey.authenticatedData(deviceId: deviceId))
         return (keyId, bytes)
     }
 
@@ -109,7 +109,7 @@ public struct DeviceRepository: Sendable {
                 [.text(deviceId), .integer(now.addingTimeInterval(-limit.window).millis)])
             if lastUses[merchantId] == nil {
                 try await AuditLog.record(
-                    on: executor, at: now, actor: actor, entity: "device", entityId: deviceId, action: "merchantUsed",
+                    on: executor, at: now, actor: actor, entity: "device", id: deviceId, action: "merchantUsed",
                     detail: "merchant \(merchantId)")
             }
         }

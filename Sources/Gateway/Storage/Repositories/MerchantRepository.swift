@@ -37,7 +37,7 @@ public struct MerchantRepository: Sendable {
                             .integer(now.millis),
                         ])
                     try await AuditLog.record(
-                        on: executor, at: now, actor: actor, entity: "merchant", entityId: merchant.id,
+                        on: executor, at: now, actor: actor, entity: "merchant", id: merchant.id,
                         action: "created",
                         detail: "country \(country.alpha2), currency \(currency), MCC \(categoryCode), card acceptor id \(merchant.cardAcceptorId)")
                 }
@@ -76,7 +76,7 @@ public struct MerchantRepository: Sendable {
                 "UPDATE merchants SET terms_accepted_at = $1, terms_accepted_by = $2 WHERE id = $3",
                 [.integer(now.millis), .text(caller.userId), .text(merchant.id)])
             try await AuditLog.record(
-                on: executor, at: now, actor: caller.auditActor, entity: "merchant", entityId: merchant.id,
+                on: executor, at: now, actor: caller.auditActor, entity: "merchant", id: merchant.id,
                 action: relink ? "termsReaccepted" : "termsAccepted", detail: "on device \(deviceId)")
             return merchant
         }

@@ -28,7 +28,7 @@ public struct MerchantUserRepository: Sendable {
                     "INSERT INTO merchant_users (id, merchant_id, email, role, created_at) VALUES ($1, $2, $3, $4, $5)",
                     [.text(user.id), .text(merchantId), .text(user.email), .text(role.rawValue), .integer(now.millis)])
                 try await AuditLog.record(
-                    on: executor, at: now, actor: actor, entity: "merchant_user", entityId: user.id, action: "created",
+                    on: executor, at: now, actor: actor, entity: "merchant_user", id: user.id, action: "created",
                     detail: "merchant \(merchantId), role \(role.rawValue)")
             }
         } catch StorageError.uniqueViolation {
