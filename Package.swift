@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
+        .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -100,6 +101,12 @@ let package = Package(
             dependencies: ["EMV", "SmartCard"],
             swiftSettings: strictness
         ),
+        // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
+        .target(
+            name: "ContactlessTesting",
+            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer"],
+            swiftSettings: strictness
+        ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
         .target(
             name: "CryptoBatch",
@@ -144,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "GatewayAPITests",
             dependencies: [
-                "GatewayAPI", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
+                "GatewayAPI", "EMV", "ReaderKernel", "CardEmulator", "SmartCard", "ContactlessTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness
@@ -153,6 +160,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayAPI", "Issuer", "ISO8583", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
+                "ContactlessTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
