@@ -1,4 +1,5 @@
 import CardEmulator
+import Crypto
 import EMV
 import Foundation
 import Gateway
@@ -36,6 +37,31 @@ struct PrepareTests {
                 #expect(reprovisioned.terminalId == provisioning.terminalId)
                 #expect(reprovisioned.pinKey == provisioning.pinKey)
             }
+        }
+    }
+
+    @Test("concurrent first prepares of one device agree on its terminal id and PIN key")
+    func concurrentFirstPrepares() async throws {
+        try await IdentityFixture.with { fixture in
+            let shop = try await fixture.linkedMerchant("Shop")
+            let token = try await fixture.readerToken(shop)
+            let app = try fixture.application()
+            let provisionings = try await app.test(.router) { client in
+                try await withThrowingTaskGroup(of: ReaderProvisioning?.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let response = try await client.execute(
+                                uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                            return try PrepareProgress.lines(in: Data(response.body.readableBytesView)).last?.provisioning
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(provisionings.count == 4)
+            #expect(Set(provisionings.map { $0?.terminalId }).count == 1)
+            #expect(Set(provisionings.map { $0?.pinKey }).count == 1)
+            #expect(!provisionings.contains(nil))
         }
     }
 
@@ -94,6 +120,10 @@ struct PrepareTests {
             #expect(!Data(stored).contains(provisioning.pinKey.key))
             let read = try await fixture.devices.pinKeyBytes(deviceId: "phone-1", keys: fixture.keys)
             #expect(read?.key == Array(provisioning.pinKey.key))
+            // The payments code opens it as AES-GCM under the data key bound to the device id.
+            let opened = try AES.GCM.open(
+                AES.GCM.SealedBox(combined: stored), using: fixture.keys.dataKey, authenticating: Data("phone-1".utf8))
+            #expect(opened == provisioning.pinKey.key)
 
             // The session is this device's; card data sealed to the provisioned key opens at the gateway.
             let caller = try await fixture.tokens.verify(provisioning.session.token)
