@@ -28,7 +28,10 @@ public enum IssuerSchema {
                 """,
                 "CREATE INDEX issuer_authorizations_by_account ON issuer_authorizations (keyed_pan)",
             ]
-        }
+        },
+        Migration(version: 2, name: "single tap and PIN: the cryptogram awaiting its PIN") { _ in
+            ["ALTER TABLE issuer_accounts ADD COLUMN pin_pending_atc BIGINT"]
+        },
     ]
 
     /// The migrator for these steps.

@@ -21,7 +21,7 @@ public struct SQLIssuerRepository: IssuerRepository {
     private static let accountColumns = """
         keyed_pan, encrypted_pan, masked_pan, status, expiry_year, expiry_month, currency, available_balance,
         per_transaction_limit, online_pin_limit, requires_strong_customer_authentication, pin_verification_value,
-        wrong_pin_count, pin_try_limit, last_atc, simulates_no_response
+        wrong_pin_count, pin_try_limit, last_atc, simulates_no_response, pin_pending_atc
         """
 
     public func insert(_ account: CardAccount) async throws(IssuerError) {
@@ -36,8 +36,8 @@ public struct SQLIssuerRepository: IssuerRepository {
                 INSERT INTO issuer_accounts (keyed_pan, encrypted_pan, masked_pan, status, expiry_year, expiry_month,
                     currency, available_balance, per_transaction_limit, online_pin_limit,
                     requires_strong_customer_authentication, pin_verification_value, wrong_pin_count, pin_try_limit,
-                    last_atc, simulates_no_response)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                    last_atc, simulates_no_response, pin_pending_atc)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
                 """, values)
         } catch where error.code == .uniqueViolation {
             throw IssuerError(.duplicateAccount, "an account has \(account.keyedPAN) already")
@@ -68,7 +68,7 @@ public struct SQLIssuerRepository: IssuerRepository {
                     UPDATE issuer_accounts SET status = $2, available_balance = $3, per_transaction_limit = $4,
                         online_pin_limit = $5, requires_strong_customer_authentication = $6,
                         pin_verification_value = $7, wrong_pin_count = $8, pin_try_limit = $9, last_atc = $10,
-                        simulates_no_response = $11
+                        simulates_no_response = $11, pin_pending_atc = $12
                     WHERE keyed_pan = $1
                     """, [.blob(keyedPAN.bytes), .text(account.status.rawValue)] + Self.mutableValues(account))
                 if let record = decision.record {
@@ -142,6 +142,7 @@ public struct SQLIssuerRepository: IssuerRepository {
             .integer(account.onlinePINLimit), .bool(account.requiresStrongCustomerAuthentication),
             .blob(account.pinVerificationValue), .integer(account.wrongPINCount), .integer(account.pinTryLimit),
             .integer(account.lastATC.map(Int.init)), .bool(account.simulatesNoResponse),
+            .integer(account.pinPendingATC.map(Int.init)),
         ]
     }
 
@@ -167,7 +168,9 @@ public struct SQLIssuerRepository: IssuerRepository {
             requiresStrongCustomerAuthentication: try row.bool("requires_strong_customer_authentication"),
             pinVerificationValue: try row.optionalBlob("pin_verification_value"),
             wrongPINCount: try row.integer("wrong_pin_count"), pinTryLimit: try row.integer("pin_try_limit"),
-            lastATC: lastATC.flatMap { UInt16(exactly: $0) }, simulatesNoResponse: try row.bool("simulates_no_response"))
+            lastATC: lastATC.flatMap { UInt16(exactly: $0) },
+            pinPendingATC: try row.optionalInteger("pin_pending_atc").flatMap { UInt16(exactly: $0) },
+            simulatesNoResponse: try row.bool("simulates_no_response"))
     }
 
     /// The repository's error: storage failures keep their message (free of values), anything else its type.
