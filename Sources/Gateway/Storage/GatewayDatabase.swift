@@ -24,8 +24,10 @@ public enum GatewayDatabase {
             guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
                 throw StorageError(.connectionFailed, "--database takes a postgres:// URL")
             }
-            // PostgresStorage lands separately; until then a postgres URL is refused rather than ignored.
-            throw StorageError(.connectionFailed, "PostgreSQL storage is not available in this build yet")
+            let storage = try PostgresStorage(url: databaseURL, logger: logger)
+            // The pool would retry an unreachable server for a minute; a wrong URL or a server that is down fails here.
+            try await storage.checkConnection()
+            return storage
         }
         do {
             try FileManager.default.createDirectory(

@@ -1,8 +1,6 @@
 import Foundation
 import Gateway
 import Logging
-// The test target reaches ServiceLifecycle through Gateway; `run()` is its `Service` requirement.
-import ServiceLifecycle
 import Testing
 
 /// Fresh, migrated databases for tests: a SQLite file in the temporary directory and, when
@@ -55,18 +53,6 @@ enum TestDatabases {
         for kind in kinds { try await with(kind, migrating: migrators, body) }
     }
 
-    /// Runs `body` while `database`'s service runs; stops the service afterwards.
-    @discardableResult
-    static func running<Result: Sendable>(
-        _ database: any SQLDatabase, _ body: () async throws -> Result
-    ) async throws -> Result {
-        try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-            group.addTask { try await database.run() }
-            defer { group.cancelAll() }
-            return try await body()
-        }
-    }
-
     private static func withSQLite<Result: Sendable>(
         _ migrators: [Migrator], _ body: (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
@@ -77,7 +63,7 @@ enum TestDatabases {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         let database = try await SQLiteStorage.open(path: path)
-        return try await running(database) {
+        return try await GatewayDatabase.running(database, logger: quiet) {
             for migrator in migrators { try await migrator.migrate(database) }
             return try await body(database)
         }
@@ -89,13 +75,13 @@ enum TestDatabases {
         let adminURL = try PostgresURL(try #require(postgresURL, "CONTACTLESS_POSTGRES_URL is not set"))
         let admin = PostgresStorage(url: adminURL, maximumConnections: 1, logger: quiet)
         let name = "contactless_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-        return try await running(admin) {
+        return try await GatewayDatabase.running(admin, logger: quiet) {
             try await admin.query("CREATE DATABASE \(name)")
             let outcome: Swift.Result<Result, any Error>
             do {
                 let database = PostgresStorage(url: adminURL.with(database: name), maximumConnections: 10, logger: quiet)
                 outcome = .success(
-                    try await running(database) {
+                    try await GatewayDatabase.running(database, logger: quiet) {
                         for migrator in migrators { try await migrator.migrate(database) }
                         return try await body(database)
                     })

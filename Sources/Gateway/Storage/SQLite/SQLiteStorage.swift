@@ -114,7 +114,8 @@ public final class SQLiteStorage: SQLDatabase {
     private static func value(_ data: SQLiteData) -> SQLValue {
         switch data {
         case .integer(let integer): .integer(Int(integer))
-        case .float(let double): .integer(Int(double))
+        // No schema here has REAL columns; one that holds no 64-bit integer reads as NULL rather than trapping.
+        case .float(let double): Int(exactly: double.rounded(.towardZero)).map(SQLValue.integer) ?? .null
         case .text(let text): .text(text)
         case .blob(let buffer): .blob(Array(buffer.readableBytesView))
         case .null: .null
