@@ -1,6 +1,7 @@
 import Foundation
 import GatewayAPI
 public import Hummingbird
+import Logging
 
 /// The merchant's account link (Terms and Conditions), as ProximityReader's `linkAccount`, `relinkAccount` and
 /// `isAccountLinked` use it:
@@ -30,6 +31,12 @@ public struct AccountLinkController: Sendable {
             try Device.validate(id: body.deviceId)
             return try await merchants.link(by: caller, deviceId: body.deviceId, relink: body.relink, now: clock())
         }
+        context.logger.info(
+            "terms accepted",
+            metadata: [
+                "merchant": "\(merchant.id)", "user": "\(caller.userId ?? "")", "device": "\(body.deviceId)",
+                "relink": "\(body.relink)",
+            ])
         return JSONResponse(Self.status(merchant))
     }
 
