@@ -50,7 +50,7 @@ struct IdentityLeakTests {
                 for text in bodies + [audit, logs] { #expect(!text.contains(secret)) }
             }
             // The logs and the audit log name what happened, by id.
-        #expect(logs.contains("reader token issued") && logs.contains("device prepared"))
+            #expect(logs.contains("reader token issued") && logs.contains("device prepared"))
             #expect(audit.contains("termsAccepted") && audit.contains("registered") && audit.contains("pinKeyStored"))
             // The API key is stored only hashed.
             let stored = try await fixture.database.query("SELECT secret_hash FROM api_keys")
