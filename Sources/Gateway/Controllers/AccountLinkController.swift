@@ -24,7 +24,9 @@ public struct AccountLinkController: Sendable {
         router.get("v1/account-links", use: status)
     }
 
-    @Sendable func link(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<AccountLinkStatus> {
+    @Sendable func link(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<
+        AccountLinkStatus
+    > {
         let caller = try context.requireCaller(.readerToken)
         let body = try await request.decode(as: AccountLinkRequest.self, context: context)
         let merchant = try await DomainError.mapped {
@@ -40,7 +42,9 @@ public struct AccountLinkController: Sendable {
         return JSONResponse(Self.status(merchant))
     }
 
-    @Sendable func status(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<AccountLinkStatus> {
+    @Sendable func status(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<
+        AccountLinkStatus
+    > {
         let caller = try context.requireCaller(.readerToken, .readerSession, .apiKey)
         if let deviceId = request.uri.queryParameters.get("deviceId") {
             try await DomainError.mapped { try Device.validate(id: deviceId) }

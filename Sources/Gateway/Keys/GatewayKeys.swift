@@ -3,11 +3,11 @@ public import Foundation
 public import GatewayAPI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The PSP's keys: the ES256 key that signs reader tokens and sessions, the HPKE key-agreement keys card data is
@@ -199,7 +199,8 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
     /// - Throws: ``GatewayKeysError/Code/cannotOpen`` when the bytes or the authenticated data were altered.
     public func open(_ sealed: [UInt8], authenticating: [UInt8] = []) throws(GatewayKeysError) -> [UInt8] {
         do {
-            return Array(try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: dataKey, authenticating: authenticating))
+            return Array(
+                try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: dataKey, authenticating: authenticating))
         } catch {
             throw GatewayKeysError(.cannotOpen, "the data does not open under the data key")
         }
@@ -275,7 +276,9 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
             signingKey = keys.signingKey.rawRepresentation
             currentCardDataKeyId = keys.currentCardDataKeyId
             cardDataKeys = keys.cardDataKeys.map {
-                Entry(id: $0.id, privateKey: $0.privateKey.rawRepresentation, createdAt: $0.createdAt, retiredAt: $0.retiredAt)
+                Entry(
+                    id: $0.id, privateKey: $0.privateKey.rawRepresentation, createdAt: $0.createdAt,
+                    retiredAt: $0.retiredAt)
             }
             dataKey = keys.dataKey.withUnsafeBytes { Data($0) }
         }

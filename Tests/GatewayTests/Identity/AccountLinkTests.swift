@@ -13,7 +13,8 @@ struct AccountLinkTests {
         try await IdentityFixture.with { fixture in
             let shop = try await fixture.seedMerchant()
             await #expect(throws: GatewayAPIError.adminRequired) {
-                try await fixture.merchants.link(by: fixture.caller(shop, admin: false), deviceId: "dev-1", relink: false)
+                try await fixture.merchants.link(
+                    by: fixture.caller(shop, admin: false), deviceId: "dev-1", relink: false)
             }
             #expect(try await fixture.merchants.merchant(id: shop.merchant.id)?.isAccountLinked == false)
 
@@ -46,7 +47,8 @@ struct AccountLinkTests {
             }
             fixture.clock.advance(by: 60)
             let relinked = try await fixture.merchants.link(
-                by: fixture.caller(shop, allowsRelinking: true), deviceId: "dev-2", relink: true, now: fixture.clock.now)
+                by: fixture.caller(shop, allowsRelinking: true), deviceId: "dev-2", relink: true, now: fixture.clock.now
+            )
             #expect(relinked.termsAcceptedAt == fixture.clock.now)
         }
     }
@@ -68,7 +70,9 @@ struct AccountLinkTests {
                 }
                 let response = try await client.execute(
                     uri: "/v1/account-links?deviceId=another-phone", method: .get, headers: .bearer(otherToken))
-                #expect(try response.decoded(AccountLinkStatus.self) == AccountLinkStatus(merchantId: other.merchant.id, isLinked: false))
+                #expect(
+                    try response.decoded(AccountLinkStatus.self)
+                        == AccountLinkStatus(merchantId: other.merchant.id, isLinked: false))
             }
         }
     }

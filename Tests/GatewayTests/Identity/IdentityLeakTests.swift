@@ -32,12 +32,16 @@ struct IdentityLeakTests {
                     ("/v1/account-links?deviceId=phone-1", .get, ByteBuffer()),
                     ("/v1/devices/bad%20id/prepare", .post, ByteBuffer()),
                 ] {
-                    bodies.append(try await client.execute(uri: uri, method: method, headers: .bearer(token), body: body).text)
+                    bodies.append(
+                        try await client.execute(uri: uri, method: method, headers: .bearer(token), body: body).text)
                 }
-                let prepared = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
-                let pinKey = try #require(try PrepareProgress.lines(in: Data(prepared.body.readableBytesView)).last?.provisioning?.pinKey.key)
+                let prepared = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                let pinKey = try #require(
+                    try PrepareProgress.lines(in: Data(prepared.body.readableBytesView)).last?.provisioning?.pinKey.key)
                 // The PIN key's one delivery is the prepare response; everything else must not hold it.
-                let again = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                let again = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
                 for text in [prepared.text, again.text] {
                     for secret in keySecrets + [shop.secret.value] { #expect(!text.contains(secret)) }
                 }
@@ -45,7 +49,9 @@ struct IdentityLeakTests {
             }
             let audit = try await AuditLog.entries(on: fixture.database).map { "\($0)" }.joined(separator: "\n")
             let logs = fixture.logs.text
-            let pinForms = [pinKey.base64EncodedString(), Array(pinKey).hexString, Array(pinKey).hexString.lowercased()]
+            let pinForms = [
+                pinKey.base64EncodedString(), Array(pinKey).hexString, Array(pinKey).hexString.lowercased(),
+            ]
             for secret in keySecrets + pinForms + [shop.secret.value] {
                 for text in bodies + [audit, logs] { #expect(!text.contains(secret)) }
             }

@@ -13,7 +13,8 @@ struct IdentityRouterTests {
         try await IdentityFixture.with { fixture in
             let shop = try await fixture.seedMerchant()
             let token = try await fixture.readerToken(shop, lifetime: 60)
-            let (revokedKey, revokedSecret) = try await fixture.apiKeys.create(merchantId: shop.merchant.id, actor: "test")
+            let (revokedKey, revokedSecret) = try await fixture.apiKeys.create(
+                merchantId: shop.merchant.id, actor: "test")
             #expect(try await fixture.apiKeys.revoke(id: revokedKey.id, merchantId: shop.merchant.id, actor: "test"))
             let app = try fixture.application()
             try await app.test(.router) { client in
