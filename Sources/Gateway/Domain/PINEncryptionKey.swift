@@ -16,7 +16,7 @@ struct PINEncryptionKey: Sendable, CustomStringConvertible, CustomReflectable {
     }
 
     /// The data the stored ciphertext is bound to, so a key can't be moved to another device's row: the device id,
-    /// as the payments code's `AtRestCipher` binds what it keeps to its record's id.
+    /// as the payments code binds what it keeps to its record's id.
     static func authenticatedData(deviceId: String) -> [UInt8] { Array(deviceId.utf8) }
 
     /// The wire form for the prepare response.
