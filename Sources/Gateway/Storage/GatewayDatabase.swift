@@ -3,7 +3,7 @@ public import Logging
 import ServiceLifecycle
 
 /// Opens the gateway's database the way `tap serve` and `tap merchant` are told to: a SQLite file under the data
-/// directory by default, or PostgreSQL for a `postgres://` URL.
+/// directory by default, or PostgreSQL (``PostgresStorage``) for a `postgres://` URL.
 ///
 /// A database is a `Service` that must run while it is used (PostgreSQL's pool lives in `run()`) and is closed
 /// when its service ends: a server puts it in its service group and calls ``migrate(_:)`` once it runs; a command
@@ -16,16 +16,13 @@ public enum GatewayDatabase {
 
     /// Opens the database, not yet migrated: PostgreSQL at `databaseURL` when given, else the SQLite file in
     /// `dataDirectory` (created with mode 0700 if missing).
-    /// - Throws: ``StorageError/Code/connectionFailed`` (also for a URL of another scheme).
+    /// - Throws: ``StorageError/Code/connectionFailed`` (also for a malformed URL; a PostgreSQL server is only
+    ///   reached once the service runs).
     public static func open(
         dataDirectory: URL, databaseURL: String? = nil, logger: Logger = Logger(label: "contactless.gateway.storage")
     ) async throws(StorageError) -> any SQLDatabase {
         if let databaseURL {
-            guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
-                throw StorageError(.connectionFailed, "--database takes a postgres:// URL")
-            }
-            // PostgresStorage lands separately; until then a postgres URL is refused rather than ignored.
-            throw StorageError(.connectionFailed, "PostgreSQL storage is not available in this build yet")
+            return try PostgresStorage(url: databaseURL, logger: logger)
         }
         do {
             try FileManager.default.createDirectory(
@@ -51,6 +48,8 @@ public enum GatewayDatabase {
         _ body: (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let database = try await open(dataDirectory: dataDirectory, databaseURL: databaseURL, logger: logger)
+        // A server that is down fails here at once, where the pool would keep retrying for a minute.
+        if let postgres = database as? PostgresStorage { try await postgres.checkConnection() }
         return try await running(database, logger: logger) {
             try await migrate(database)
             return try await body(database)

@@ -29,8 +29,10 @@ struct GatewayStoreOptions: ParsableArguments {
 
     /// Runs `body` with the migrated database, closing it afterwards.
     func withDatabase<Result: Sendable>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
+        // Failures reach the user as the command's error; the pool's own chatter (a statement queued while its
+        // service starts) is not for them.
         var logger = Logger(label: "tap.merchant")
-        logger.logLevel = .warning
+        logger.logLevel = .error
         do {
             return try await GatewayDatabase.with(
                 dataDirectory: URL(fileURLWithPath: dataDir, isDirectory: true), databaseURL: database, logger: logger,

@@ -27,9 +27,11 @@ struct DeviceLimitTests {
                 == .allowed)
     }
 
-    @Test("in the database: 3 ok, the 4th blocked with the exact clearsAt, ok again from then; reuse stays ok")
-    func repository() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "in the database: 3 ok, the 4th blocked with the exact clearsAt, ok again from then; reuse stays ok",
+        arguments: TestDatabases.kinds)
+    func repository(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let devices = fixture.devices
             let t0 = fixture.clock.now
             for (index, merchant) in ["mer_a", "mer_b", "mer_c"].enumerated() {
@@ -55,9 +57,11 @@ struct DeviceLimitTests {
         }
     }
 
-    @Test("over HTTP: the fourth merchant's prepare is 403 merchantBlocked with clearsAt, and passes after it")
-    func overHTTP() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "over HTTP: the fourth merchant's prepare is 403 merchantBlocked with clearsAt, and passes after it",
+        arguments: TestDatabases.kinds)
+    func overHTTP(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             var merchants: [IdentityFixture.Seeded] = []
             for name in ["A", "B", "C", "D"] { merchants.append(try await fixture.linkedMerchant(name)) }
             var issued: [String] = []

@@ -9,13 +9,15 @@ import Testing
 
 @Suite("Identity secrets stay out of responses, logs and the audit log")
 struct IdentityLeakTests {
-    @Test("API key secret, PIN key and private keys: only where they are delivered, never in logs or audit rows")
-    func noSecretsLeak() async throws {
+    @Test(
+        "API key secret, PIN key and private keys: only where they are delivered, never in logs or audit rows",
+        arguments: TestDatabases.kinds)
+    func noSecretsLeak(_ kind: TestDatabases.Kind) async throws {
         let directory = try GatewayKeysTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = try GatewayKeys.loadOrCreate(directory: directory)
         let keySecrets = try KeyFileSecrets(directory: directory).all
-        try await IdentityFixture.with(keys: keys) { fixture in
+        try await IdentityFixture.with(kind, keys: keys) { fixture in
             let shop = try await fixture.seedMerchant()
             let app = try fixture.application()
 

@@ -12,9 +12,11 @@ import Testing
 
 @Suite("Device prepare")
 struct PrepareTests {
-    @Test("a first prepare streams each stage, then the provisioning; a second sends only the final line")
-    func stagedThenFinal() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "a first prepare streams each stage, then the provisioning; a second sends only the final line",
+        arguments: TestDatabases.kinds)
+    func stagedThenFinal(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop, admin: false)
             let app = try fixture.application()
@@ -45,9 +47,10 @@ struct PrepareTests {
         }
     }
 
-    @Test("concurrent first prepares of one device agree on its terminal id and PIN key")
-    func concurrentFirstPrepares() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "concurrent first prepares of one device agree on its terminal id and PIN key", arguments: TestDatabases.kinds)
+    func concurrentFirstPrepares(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
@@ -71,9 +74,11 @@ struct PrepareTests {
         }
     }
 
-    @Test("over a live port the first prepare arrives as NDJSON lines, the last with the provisioning")
-    func liveStream() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "over a live port the first prepare arrives as NDJSON lines, the last with the provisioning",
+        arguments: TestDatabases.kinds)
+    func liveStream(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
@@ -89,10 +94,10 @@ struct PrepareTests {
     }
 
     @Test(
-        "the provisioning: terminal and card acceptor ids, HPKE key, configuration the kernel accepts, PIN key, session"
-    )
-    func provisioningContents() async throws {
-        try await IdentityFixture.with { fixture in
+        "the provisioning: terminal and card acceptor ids, HPKE key, configuration the kernel accepts, PIN key, session",
+        arguments: TestDatabases.kinds)
+    func provisioningContents(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
@@ -151,9 +156,11 @@ struct PrepareTests {
         }
     }
 
-    @Test("prepare refuses an unlinked merchant, a bad device id and a non-reader-token credential")
-    func refusals() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "prepare refuses an unlinked merchant, a bad device id and a non-reader-token credential",
+        arguments: TestDatabases.kinds)
+    func refusals(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.seedMerchant()
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
