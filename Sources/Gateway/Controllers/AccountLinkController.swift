@@ -1,6 +1,7 @@
 import Foundation
 import GatewayAPI
 public import Hummingbird
+import Logging
 
 /// The merchant's account link (Terms and Conditions), as ProximityReader's `linkAccount`, `relinkAccount` and
 /// `isAccountLinked` use it:
@@ -23,17 +24,27 @@ public struct AccountLinkController: Sendable {
         router.get("v1/account-links", use: status)
     }
 
-    @Sendable func link(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<AccountLinkStatus> {
+    @Sendable func link(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<
+        AccountLinkStatus
+    > {
         let caller = try context.requireCaller(.readerToken)
         let body = try await request.decode(as: AccountLinkRequest.self, context: context)
         let merchant = try await DomainError.mapped {
             try Device.validate(id: body.deviceId)
             return try await merchants.link(by: caller, deviceId: body.deviceId, relink: body.relink, now: clock())
         }
+        context.logger.info(
+            "terms accepted",
+            metadata: [
+                "merchant": "\(merchant.id)", "user": "\(caller.userId ?? "")", "device": "\(body.deviceId)",
+                "relink": "\(body.relink)",
+            ])
         return JSONResponse(Self.status(merchant))
     }
 
-    @Sendable func status(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<AccountLinkStatus> {
+    @Sendable func status(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<
+        AccountLinkStatus
+    > {
         let caller = try context.requireCaller(.readerToken, .readerSession, .apiKey)
         if let deviceId = request.uri.queryParameters.get("deviceId") {
             try await DomainError.mapped { try Device.validate(id: deviceId) }

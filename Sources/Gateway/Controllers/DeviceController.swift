@@ -57,7 +57,9 @@ public struct DeviceController: Sendable {
 
         if let device = try await devices.device(id: deviceId) {
             // Known device: nothing to show progress for; failures are ordinary problems.
-            let provisioning = try await provision(device: device, merchant: merchant, caller: caller) { _ in }
+            let provisioning = try await provision(
+                device: device, merchant: merchant, caller: caller, logger: context.logger
+            ) { _ in }
             let line = try PrepareProgress(progress: 100, stage: .sessionIssued, provisioning: provisioning).line()
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: line)))
         }
@@ -74,7 +76,9 @@ public struct DeviceController: Sendable {
                     let device = try await devices.register(id: deviceId, actor: caller.auditActor, now: clock())
                     reached = 25
                     try await send(PrepareProgress(progress: reached, stage: .deviceRegistered))
-                    let provisioning = try await provision(device: device, merchant: merchant, caller: caller) { stage in
+                    let provisioning = try await provision(
+                        device: device, merchant: merchant, caller: caller, logger: logger
+                    ) { stage in
                         reached += 25
                         try await send(PrepareProgress(progress: reached, stage: stage))
                     }
@@ -94,7 +98,7 @@ public struct DeviceController: Sendable {
     /// The PIN key, configuration and session of a registered device; `stage` hears of the PIN key and the
     /// configuration as they complete.
     private func provision(
-        device: Device, merchant: Merchant, caller: Caller,
+        device: Device, merchant: Merchant, caller: Caller, logger: Logger,
         stage: (PrepareProgress.Stage) async throws -> Void
     ) async throws -> ReaderProvisioning {
         let pinKey = try await devices.pinKey(deviceId: device.id, keys: keys, actor: caller.auditActor, now: clock())
@@ -102,6 +106,12 @@ public struct DeviceController: Sendable {
         let configuration = try policy.configuration(for: merchant, terminalId: device.terminalId)
         try await stage(.configurationBuilt)
         let session = try await tokens.issueSession(merchantId: merchant.id, deviceId: device.id)
+        logger.info(
+            "device prepared",
+            metadata: [
+                "merchant": "\(merchant.id)", "device": "\(device.id)", "terminal": "\(device.terminalId)",
+                "cardDataKey": "\(keys.currentCardDataKeyId)", "pinKey": "\(pinKey.id)",
+            ])
         return ReaderProvisioning(
             deviceId: device.id, merchantId: merchant.id, terminalId: device.terminalId,
             cardDataKey: .init(keyId: keys.currentCardDataKeyId, publicKey: keys.currentCardDataPublicKey),

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayAPI
 public import Hummingbird
+import Logging
 
 /// `POST /v1/reader-tokens` (API key): issues a reader token for one of the merchant's users, with their role and
 /// whether it may relink, valid at most 24 hours.
@@ -32,6 +33,12 @@ public struct ReaderTokenController: Sendable {
         let token = try await tokens.issueReaderToken(
             merchantId: caller.merchantId, userId: user.id, isAdmin: user.role == .admin,
             allowsRelinking: body.allowsRelinking, lifetime: TimeInterval(lifetime))
+        context.logger.info(
+            "reader token issued",
+            metadata: [
+                "merchant": "\(caller.merchantId)", "user": "\(user.id)", "role": "\(user.role.rawValue)",
+                "relinking": "\(body.allowsRelinking)", "lifetime": "\(lifetime)",
+            ])
         return JSONResponse(token, status: .created)
     }
 }

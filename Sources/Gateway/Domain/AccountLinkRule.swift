@@ -19,7 +19,8 @@ public enum AccountLinkRule {
             }
         } else if isLinked {
             throw GatewayAPIError(
-                code: .accountAlreadyLinked, message: "the account is already linked; relink with a token that allows it")
+                code: .accountAlreadyLinked,
+                message: "the account is already linked; relink with a token that allows it")
         }
     }
 }

@@ -8,7 +8,8 @@ enum EntityID {
     /// A new id `prefix_` + 20 random characters (100 bits).
     static func make(_ prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
-        return prefix + "_" + String((0..<20).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] })
+        return prefix + "_"
+            + String((0..<20).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] })
     }
 
     /// `count` random decimal digits.

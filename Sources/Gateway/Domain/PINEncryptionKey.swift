@@ -11,7 +11,8 @@ struct PINEncryptionKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// A new random key.
     static func generate() -> PINEncryptionKey {
         var generator = SystemRandomNumberGenerator()
-        return PINEncryptionKey(id: EntityID.make("pk"), bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return PINEncryptionKey(
+            id: EntityID.make("pk"), bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// The data the stored ciphertext is bound to, so a key can't be moved to another device's row: the device id,

@@ -3,11 +3,11 @@ public import Foundation
 public import GatewayAPI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The PSP's keys: the ES256 key that signs reader tokens and sessions, the HPKE key-agreement keys card data is
@@ -71,7 +71,10 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
             throw GatewayKeysError(.writeFailed, "cannot create the data directory \(directory.path)")
         }
         var keys = generate(now: now)
-        try keys.write(to: url)
+        guard try keys.write(to: url, replacing: false) else {
+            // Another process (a second node starting at the same moment) wrote its keys first: use those.
+            return try load(from: url)
+        }
         return keys
     }
 
@@ -110,14 +113,24 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
     /// for ``rotate(now:)``.
     /// - Throws: ``GatewayKeysError/Code/writeFailed``.
     public mutating func write(to url: URL) throws(GatewayKeysError) {
+        _ = try write(to: url, replacing: true)
+    }
+
+    /// Writes the keys to `url`; unless `replacing`, only when there is no file yet. Returns whether it wrote.
+    private mutating func write(to url: URL, replacing: Bool) throws(GatewayKeysError) -> Bool {
         let data: Data
         do { data = try KeyFile(self).encoded() } catch {
             throw GatewayKeysError(.writeFailed, "cannot encode the key file")
         }
-        guard writeFileAtomically(data, to: url.path, mode: 0o600) else {
+        switch writeFileAtomically(data, to: url.path, mode: 0o600, replacing: replacing) {
+        case .written:
+            fileURL = url
+            return true
+        case .exists:
+            return false
+        case .failed:
             throw GatewayKeysError(.writeFailed, "cannot write \(url.path)")
         }
-        fileURL = url
     }
 
     /// Adds a new current HPKE key; the previous ones stay (retired) so card data sealed to them while devices
@@ -186,7 +199,8 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
     /// - Throws: ``GatewayKeysError/Code/cannotOpen`` when the bytes or the authenticated data were altered.
     public func open(_ sealed: [UInt8], authenticating: [UInt8] = []) throws(GatewayKeysError) -> [UInt8] {
         do {
-            return Array(try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: dataKey, authenticating: authenticating))
+            return Array(
+                try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: dataKey, authenticating: authenticating))
         } catch {
             throw GatewayKeysError(.cannotOpen, "the data does not open under the data key")
         }
@@ -262,7 +276,9 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
             signingKey = keys.signingKey.rawRepresentation
             currentCardDataKeyId = keys.currentCardDataKeyId
             cardDataKeys = keys.cardDataKeys.map {
-                Entry(id: $0.id, privateKey: $0.privateKey.rawRepresentation, createdAt: $0.createdAt, retiredAt: $0.retiredAt)
+                Entry(
+                    id: $0.id, privateKey: $0.privateKey.rawRepresentation, createdAt: $0.createdAt,
+                    retiredAt: $0.retiredAt)
             }
             dataKey = keys.dataKey.withUnsafeBytes { Data($0) }
         }
@@ -275,19 +291,25 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
     }
 }
 
-/// Writes `data` to a new file with `mode`, syncs it and renames it over `path`: there is no moment the keys sit in
-/// a file with a wider mode, and a crash leaves the old file or the new one. (A free function: inside
-/// ``GatewayKeys`` the POSIX `open` and `write` are shadowed by its methods.)
-private func writeFileAtomically(_ data: Data, to path: String, mode: mode_t) -> Bool {
+/// What ``writeFileAtomically(_:to:mode:replacing:)`` did.
+private enum FileWrite {
+    case written, exists, failed
+}
+
+/// Writes `data` to a new file with `mode`, syncs it and moves it to `path`: renamed over an existing file when
+/// `replacing`, else linked only if `path` does not exist yet (so two processes creating keys at once can't both
+/// win). There is no moment the keys sit in a file with a wider mode, and a crash leaves the old file or the new
+/// one. (A free function: inside ``GatewayKeys`` the POSIX `open` and `write` are shadowed by its methods.)
+private func writeFileAtomically(_ data: Data, to path: String, mode: mode_t, replacing: Bool) -> FileWrite {
     let temporary = path + ".tmp-\(UInt32.random(in: .min ... .max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
-    guard descriptor >= 0 else { return false }
+    guard descriptor >= 0 else { return .failed }
+    defer { unlink(temporary) }
     let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     let synced = fsync(descriptor) == 0
     close(descriptor)
-    guard written == data.count, synced, rename(temporary, path) == 0 else {
-        unlink(temporary)
-        return false
-    }
-    return true
+    guard written == data.count, synced else { return .failed }
+    if replacing { return rename(temporary, path) == 0 ? .written : .failed }
+    if link(temporary, path) == 0 { return .written }
+    return errno == EEXIST ? .exists : .failed
 }

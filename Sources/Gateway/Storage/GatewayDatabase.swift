@@ -3,7 +3,7 @@ public import Logging
 import ServiceLifecycle
 
 /// Opens the gateway's database the way `tap serve` and `tap merchant` are told to: a SQLite file under the data
-/// directory by default, or PostgreSQL for a `postgres://` URL.
+/// directory by default, or PostgreSQL (``PostgresStorage``) for a `postgres://` URL.
 ///
 /// A database is a `Service` that must run while it is used (PostgreSQL's pool lives in `run()`) and is closed
 /// when its service ends: a server puts it in its service group and calls ``migrate(_:)`` once it runs; a command
@@ -16,7 +16,8 @@ public enum GatewayDatabase {
 
     /// Opens the database, not yet migrated: PostgreSQL at `databaseURL` when given, else the SQLite file in
     /// `dataDirectory` (created with mode 0700 if missing).
-    /// - Throws: ``StorageError/Code/connectionFailed`` (also for a URL of another scheme).
+    /// - Throws: ``StorageError/Code/connectionFailed`` (also for a malformed URL, or a PostgreSQL server that
+    ///   cannot be reached now: the pool would otherwise retry it for a minute).
     public static func open(
         dataDirectory: URL, databaseURL: String? = nil, logger: Logger = Logger(label: "contactless.gateway.storage")
     ) async throws(StorageError) -> any SQLDatabase {

@@ -51,7 +51,8 @@ public struct PrepareProgress: Sendable, Hashable, Codable {
     /// - Throws: the decoder's error for a line that is not a progress object.
     public static func lines(in body: Data) throws -> [PrepareProgress] {
         try body.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) ? nil : try JSONDecoder.gatewayAPI.decode(Self.self, from: line)
+            line.allSatisfy({ $0 == 0x20 || $0 == 0x0D })
+                ? nil : try JSONDecoder.gatewayAPI.decode(Self.self, from: line)
         }
     }
 

@@ -29,8 +29,10 @@ struct GatewayStoreOptions: ParsableArguments {
 
     /// Runs `body` with the migrated database, closing it afterwards.
     func withDatabase<Result: Sendable>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
+        // Failures reach the user as the command's error; the pool's own chatter (a statement queued while its
+        // service starts) is not for them.
         var logger = Logger(label: "tap.merchant")
-        logger.logLevel = .warning
+        logger.logLevel = .error
         do {
             return try await GatewayDatabase.with(
                 dataDirectory: URL(fileURLWithPath: dataDir, isDirectory: true), databaseURL: database, logger: logger,
@@ -75,7 +77,9 @@ extension Tap.MerchantCommand {
                     name: name, country: countryValue, currency: currencyValue, categoryCode: mcc, actor: cliActor)
             }
             if store.json { return try store.printJSON(merchant) }
-            print("Created merchant \(merchant.id) \"\(merchant.name)\" (\(merchant.country.alpha2), \(merchant.currency))")
+            print(
+                "Created merchant \(merchant.id) \"\(merchant.name)\" (\(merchant.country.alpha2), \(merchant.currency))"
+            )
             print("  card acceptor id \(merchant.cardAcceptorId), MCC \(merchant.categoryCode)")
         }
     }
@@ -109,9 +113,10 @@ extension Tap.MerchantCommand {
             if entries.isEmpty { print("No merchants yet: tap merchant create --name … --country … --currency …") }
             for entry in entries {
                 let merchant = entry.merchant
-                print("\(merchant.id)  \(merchant.name)  \(merchant.country.alpha2) \(merchant.currency)  "
-                    + "MCC \(merchant.categoryCode)  CAID \(merchant.cardAcceptorId)  "
-                    + (merchant.isAccountLinked ? "linked" : "not linked"))
+                print(
+                    "\(merchant.id)  \(merchant.name)  \(merchant.country.alpha2) \(merchant.currency)  "
+                        + "MCC \(merchant.categoryCode)  CAID \(merchant.cardAcceptorId)  "
+                        + (merchant.isAccountLinked ? "linked" : "not linked"))
                 for user in entry.users { print("  user \(user.id)  \(user.email)  \(user.role.rawValue)") }
                 for key in entry.apiKeys { print("  key  \(key.id)  \(key.revokedAt == nil ? "active" : "revoked")") }
             }

@@ -8,12 +8,13 @@ import Testing
 
 @Suite("Account linking")
 struct AccountLinkTests {
-    @Test("only an admin may link; staff gets adminRequired and nothing changes")
-    func adminOnly() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test("only an admin may link; staff gets adminRequired and nothing changes", arguments: TestDatabases.kinds)
+    func adminOnly(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.seedMerchant()
             await #expect(throws: GatewayAPIError.adminRequired) {
-                try await fixture.merchants.link(by: fixture.caller(shop, admin: false), deviceId: "dev-1", relink: false)
+                try await fixture.merchants.link(
+                    by: fixture.caller(shop, admin: false), deviceId: "dev-1", relink: false)
             }
             #expect(try await fixture.merchants.merchant(id: shop.merchant.id)?.isAccountLinked == false)
 
@@ -28,9 +29,9 @@ struct AccountLinkTests {
         }
     }
 
-    @Test("linking again needs relink, and relinking needs a token that allows it")
-    func relinking() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test("linking again needs relink, and relinking needs a token that allows it", arguments: TestDatabases.kinds)
+    func relinking(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.seedMerchant()
             _ = try await fixture.merchants.link(by: fixture.caller(shop), deviceId: "dev-1", relink: false)
 
@@ -46,14 +47,17 @@ struct AccountLinkTests {
             }
             fixture.clock.advance(by: 60)
             let relinked = try await fixture.merchants.link(
-                by: fixture.caller(shop, allowsRelinking: true), deviceId: "dev-2", relink: true, now: fixture.clock.now)
+                by: fixture.caller(shop, allowsRelinking: true), deviceId: "dev-2", relink: true, now: fixture.clock.now
+            )
             #expect(relinked.termsAcceptedAt == fixture.clock.now)
         }
     }
 
-    @Test("the link is the merchant's: it holds on every device and not for another merchant")
-    func holdsOnEveryDevice() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "the link is the merchant's: it holds on every device and not for another merchant",
+        arguments: TestDatabases.kinds)
+    func holdsOnEveryDevice(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let other = try await fixture.seedMerchant("Other")
             let app = try fixture.application()
@@ -68,7 +72,9 @@ struct AccountLinkTests {
                 }
                 let response = try await client.execute(
                     uri: "/v1/account-links?deviceId=another-phone", method: .get, headers: .bearer(otherToken))
-                #expect(try response.decoded(AccountLinkStatus.self) == AccountLinkStatus(merchantId: other.merchant.id, isLinked: false))
+                #expect(
+                    try response.decoded(AccountLinkStatus.self)
+                        == AccountLinkStatus(merchantId: other.merchant.id, isLinked: false))
             }
         }
     }

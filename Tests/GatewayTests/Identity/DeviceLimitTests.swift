@@ -15,16 +15,23 @@ struct DeviceLimitTests {
         let limit = DeviceMerchantLimit.standard
         let uses = ["a": start, "b": start + 3600, "c": start + 7200]
         #expect(limit.decide(merchantId: "c", lastUses: uses, now: start + 10_800) == .allowed)
-        #expect(limit.decide(merchantId: "d", lastUses: uses, now: start + 10_800) == .blocked(clearsAt: start + 86_400))
-        #expect(limit.decide(merchantId: "d", lastUses: uses, now: start + 86_399.999) == .blocked(clearsAt: start + 86_400))
+        #expect(
+            limit.decide(merchantId: "d", lastUses: uses, now: start + 10_800) == .blocked(clearsAt: start + 86_400))
+        #expect(
+            limit.decide(merchantId: "d", lastUses: uses, now: start + 86_399.999) == .blocked(clearsAt: start + 86_400)
+        )
         #expect(limit.decide(merchantId: "d", lastUses: uses, now: start + 86_400) == .allowed)
         // An old use does not count at all.
-        #expect(limit.decide(merchantId: "d", lastUses: ["a": start - 86_400, "b": start, "c": start], now: start) == .allowed)
+        #expect(
+            limit.decide(merchantId: "d", lastUses: ["a": start - 86_400, "b": start, "c": start], now: start)
+                == .allowed)
     }
 
-    @Test("in the database: 3 ok, the 4th blocked with the exact clearsAt, ok again from then; reuse stays ok")
-    func repository() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "in the database: 3 ok, the 4th blocked with the exact clearsAt, ok again from then; reuse stays ok",
+        arguments: TestDatabases.kinds)
+    func repository(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let devices = fixture.devices
             let t0 = fixture.clock.now
             for (index, merchant) in ["mer_a", "mer_b", "mer_c"].enumerated() {
@@ -32,14 +39,16 @@ struct DeviceLimitTests {
                     deviceId: "dev-1", merchantId: merchant, actor: "test", now: t0 + Double(index) * 3600)
             }
             let blocked = await #expect(throws: GatewayAPIError.merchantBlocked) {
-                try await devices.recordMerchantUse(deviceId: "dev-1", merchantId: "mer_d", actor: "test", now: t0 + 10_800)
+                try await devices.recordMerchantUse(
+                    deviceId: "dev-1", merchantId: "mer_d", actor: "test", now: t0 + 10_800)
             }
             #expect(blocked?.clearsAt == t0 + 86_400)
             // Re-using one of the three refreshes its use and stays allowed.
             try await devices.recordMerchantUse(deviceId: "dev-1", merchantId: "mer_a", actor: "test", now: t0 + 10_800)
             // Now b (t0 + 1 h) is the oldest: the fourth clears at t0 + 25 h.
             let later = await #expect(throws: GatewayAPIError.merchantBlocked) {
-                try await devices.recordMerchantUse(deviceId: "dev-1", merchantId: "mer_d", actor: "test", now: t0 + 86_400)
+                try await devices.recordMerchantUse(
+                    deviceId: "dev-1", merchantId: "mer_d", actor: "test", now: t0 + 86_400)
             }
             #expect(later?.clearsAt == t0 + 90_000)
             try await devices.recordMerchantUse(deviceId: "dev-1", merchantId: "mer_d", actor: "test", now: t0 + 90_000)
@@ -48,9 +57,11 @@ struct DeviceLimitTests {
         }
     }
 
-    @Test("over HTTP: the fourth merchant's prepare is 403 merchantBlocked with clearsAt, and passes after it")
-    func overHTTP() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "over HTTP: the fourth merchant's prepare is 403 merchantBlocked with clearsAt, and passes after it",
+        arguments: TestDatabases.kinds)
+    func overHTTP(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             var merchants: [IdentityFixture.Seeded] = []
             for name in ["A", "B", "C", "D"] { merchants.append(try await fixture.linkedMerchant(name)) }
             var issued: [String] = []

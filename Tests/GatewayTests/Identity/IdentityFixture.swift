@@ -64,14 +64,12 @@ struct IdentityFixture {
     let devices: DeviceRepository
     let logs = LogRecorder()
 
-    /// Runs `body` with a fixture on a fresh in-memory SQLite database whose service runs for the body's duration.
+    /// Runs `body` with a fixture on a fresh migrated database of `kind` (``TestDatabases``), its service running.
     static func with<Result: Sendable>(
-        keys: GatewayKeys = .generate(), _ body: (IdentityFixture) async throws -> Result
+        _ kind: TestDatabases.Kind, keys: GatewayKeys = .generate(), _ body: (IdentityFixture) async throws -> Result
     ) async throws -> Result {
-        let database = try await SQLiteStorage.open(path: nil)
-        return try await GatewayDatabase.running(database) {
-            try await GatewayDatabase.migrate(database)
-            return try await body(await IdentityFixture(database: database, keys: keys))
+        try await TestDatabases.with(kind) { database in
+            try await body(await IdentityFixture(database: database, keys: keys))
         }
     }
 

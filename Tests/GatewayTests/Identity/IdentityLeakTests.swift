@@ -9,13 +9,15 @@ import Testing
 
 @Suite("Identity secrets stay out of responses, logs and the audit log")
 struct IdentityLeakTests {
-    @Test("API key secret, PIN key and private keys: only where they are delivered, never in logs or audit rows")
-    func noSecretsLeak() async throws {
+    @Test(
+        "API key secret, PIN key and private keys: only where they are delivered, never in logs or audit rows",
+        arguments: TestDatabases.kinds)
+    func noSecretsLeak(_ kind: TestDatabases.Kind) async throws {
         let directory = try GatewayKeysTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = try GatewayKeys.loadOrCreate(directory: directory)
         let keySecrets = try KeyFileSecrets(directory: directory).all
-        try await IdentityFixture.with(keys: keys) { fixture in
+        try await IdentityFixture.with(kind, keys: keys) { fixture in
             let shop = try await fixture.seedMerchant()
             let app = try fixture.application()
 
@@ -32,12 +34,16 @@ struct IdentityLeakTests {
                     ("/v1/account-links?deviceId=phone-1", .get, ByteBuffer()),
                     ("/v1/devices/bad%20id/prepare", .post, ByteBuffer()),
                 ] {
-                    bodies.append(try await client.execute(uri: uri, method: method, headers: .bearer(token), body: body).text)
+                    bodies.append(
+                        try await client.execute(uri: uri, method: method, headers: .bearer(token), body: body).text)
                 }
-                let prepared = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
-                let pinKey = try #require(try PrepareProgress.lines(in: Data(prepared.body.readableBytesView)).last?.provisioning?.pinKey.key)
+                let prepared = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                let pinKey = try #require(
+                    try PrepareProgress.lines(in: Data(prepared.body.readableBytesView)).last?.provisioning?.pinKey.key)
                 // The PIN key's one delivery is the prepare response; everything else must not hold it.
-                let again = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                let again = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
                 for text in [prepared.text, again.text] {
                     for secret in keySecrets + [shop.secret.value] { #expect(!text.contains(secret)) }
                 }
@@ -45,11 +51,14 @@ struct IdentityLeakTests {
             }
             let audit = try await AuditLog.entries(on: fixture.database).map { "\($0)" }.joined(separator: "\n")
             let logs = fixture.logs.text
-            let pinForms = [pinKey.base64EncodedString(), Array(pinKey).hexString, Array(pinKey).hexString.lowercased()]
+            let pinForms = [
+                pinKey.base64EncodedString(), Array(pinKey).hexString, Array(pinKey).hexString.lowercased(),
+            ]
             for secret in keySecrets + pinForms + [shop.secret.value] {
                 for text in bodies + [audit, logs] { #expect(!text.contains(secret)) }
             }
-            // The audit log recorded the changes by id.
+            // The logs and the audit log name what happened, by id.
+            #expect(logs.contains("reader token issued") && logs.contains("device prepared"))
             #expect(audit.contains("termsAccepted") && audit.contains("registered") && audit.contains("pinKeyStored"))
             // The API key is stored only hashed.
             let stored = try await fixture.database.query("SELECT secret_hash FROM api_keys")

@@ -8,12 +8,13 @@ import Testing
 
 @Suite("Identity endpoints over the router")
 struct IdentityRouterTests {
-    @Test("authentication: none, garbage, unknown or revoked key, expired token")
-    func authentication() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test("authentication: none, garbage, unknown or revoked key, expired token", arguments: TestDatabases.kinds)
+    func authentication(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.seedMerchant()
             let token = try await fixture.readerToken(shop, lifetime: 60)
-            let (revokedKey, revokedSecret) = try await fixture.apiKeys.create(merchantId: shop.merchant.id, actor: "test")
+            let (revokedKey, revokedSecret) = try await fixture.apiKeys.create(
+                merchantId: shop.merchant.id, actor: "test")
             #expect(try await fixture.apiKeys.revoke(id: revokedKey.id, merchantId: shop.merchant.id, actor: "test"))
             let app = try fixture.application()
             try await app.test(.router) { client in
@@ -37,9 +38,11 @@ struct IdentityRouterTests {
         }
     }
 
-    @Test("POST /v1/reader-tokens: API key only, the merchant's own users, lifetime at most 24 h")
-    func readerTokens() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "POST /v1/reader-tokens: API key only, the merchant's own users, lifetime at most 24 h",
+        arguments: TestDatabases.kinds)
+    func readerTokens(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.seedMerchant("Shop")
             let other = try await fixture.seedMerchant("Other")
             let app = try fixture.application()
@@ -74,9 +77,11 @@ struct IdentityRouterTests {
         }
     }
 
-    @Test("POST /v1/account-links: staff 403 adminRequired, admin 200, again 409, relink 403 or 200")
-    func accountLinks() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "POST /v1/account-links: staff 403 adminRequired, admin 200, again 409, relink 403 or 200",
+        arguments: TestDatabases.kinds)
+    func accountLinks(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.seedMerchant()
             let admin = try await fixture.readerToken(shop)
             let staff = try await fixture.readerToken(shop, admin: false, allowsRelinking: true)

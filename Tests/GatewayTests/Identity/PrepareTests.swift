@@ -12,23 +12,30 @@ import Testing
 
 @Suite("Device prepare")
 struct PrepareTests {
-    @Test("a first prepare streams each stage, then the provisioning; a second sends only the final line")
-    func stagedThenFinal() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "a first prepare streams each stage, then the provisioning; a second sends only the final line",
+        arguments: TestDatabases.kinds)
+    func stagedThenFinal(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop, admin: false)
             let app = try fixture.application()
             try await app.test(.router) { client in
-                let first = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                let first = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
                 #expect(first.status == .ok)
                 #expect(first.headers[.contentType] == PrepareProgress.mediaType)
                 let lines = try PrepareProgress.lines(in: Data(first.body.readableBytesView))
                 #expect(lines.map(\.progress) == [0, 25, 50, 75, 100])
-                #expect(lines.map(\.stage) == [.started, .deviceRegistered, .pinKeyStored, .configurationBuilt, .sessionIssued])
+                #expect(
+                    lines.map(\.stage) == [
+                        .started, .deviceRegistered, .pinKeyStored, .configurationBuilt, .sessionIssued,
+                    ])
                 #expect(lines.dropLast().allSatisfy { !$0.isFinal })
                 let provisioning = try #require(lines.last?.provisioning)
 
-                let second = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                let second = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
                 let again = try PrepareProgress.lines(in: Data(second.body.readableBytesView))
                 #expect(again.count == 1)
                 #expect(again.first?.progress == 100)
@@ -40,9 +47,10 @@ struct PrepareTests {
         }
     }
 
-    @Test("concurrent first prepares of one device agree on its terminal id and PIN key")
-    func concurrentFirstPrepares() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "concurrent first prepares of one device agree on its terminal id and PIN key", arguments: TestDatabases.kinds)
+    func concurrentFirstPrepares(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
@@ -52,7 +60,8 @@ struct PrepareTests {
                         group.addTask {
                             let response = try await client.execute(
                                 uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
-                            return try PrepareProgress.lines(in: Data(response.body.readableBytesView)).last?.provisioning
+                            return try PrepareProgress.lines(in: Data(response.body.readableBytesView)).last?
+                                .provisioning
                         }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
@@ -65,9 +74,11 @@ struct PrepareTests {
         }
     }
 
-    @Test("over a live port the first prepare arrives as NDJSON lines, the last with the provisioning")
-    func liveStream() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "over a live port the first prepare arrives as NDJSON lines, the last with the provisioning",
+        arguments: TestDatabases.kinds)
+    func liveStream(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
@@ -82,15 +93,19 @@ struct PrepareTests {
         }
     }
 
-    @Test("the provisioning: terminal and card acceptor ids, HPKE key, configuration the kernel accepts, PIN key, session")
-    func provisioningContents() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "the provisioning: terminal and card acceptor ids, HPKE key, configuration the kernel accepts, PIN key, session",
+        arguments: TestDatabases.kinds)
+    func provisioningContents(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.linkedMerchant("Shop")
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
             let provisioning = try await app.test(.router) { client in
-                let response = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
-                return try #require(try PrepareProgress.lines(in: Data(response.body.readableBytesView)).last?.provisioning)
+                let response = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                return try #require(
+                    try PrepareProgress.lines(in: Data(response.body.readableBytesView)).last?.provisioning)
             }
             #expect(provisioning.deviceId == "phone-1")
             #expect(provisioning.merchantId == shop.merchant.id)
@@ -133,24 +148,31 @@ struct PrepareTests {
             let payload = try CardDataPayload.fixture(
                 merchantId: shop.merchant.id, deviceId: "phone-1", createdAt: fixture.clock.now)
             let sealed = try provisioning.cardDataKey.sealer().seal(payload)
-            let opener = fixture.keys.opener(replayStore: InMemorySealedCardDataReplayStore(), clock: fixture.clock.function)
-            #expect(try await opener.open(sealed, merchantId: shop.merchant.id, deviceId: "phone-1").readId == payload.readId)
+            let opener = fixture.keys.opener(
+                replayStore: InMemorySealedCardDataReplayStore(), clock: fixture.clock.function)
+            #expect(
+                try await opener.open(sealed, merchantId: shop.merchant.id, deviceId: "phone-1").readId
+                    == payload.readId)
         }
     }
 
-    @Test("prepare refuses an unlinked merchant, a bad device id and a non-reader-token credential")
-    func refusals() async throws {
-        try await IdentityFixture.with { fixture in
+    @Test(
+        "prepare refuses an unlinked merchant, a bad device id and a non-reader-token credential",
+        arguments: TestDatabases.kinds)
+    func refusals(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
             let shop = try await fixture.seedMerchant()
             let token = try await fixture.readerToken(shop)
             let app = try fixture.application()
             try await app.test(.router) { client in
-                let unlinked = try await client.execute(uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
+                let unlinked = try await client.execute(
+                    uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(token))
                 #expect(unlinked.status == .forbidden)
                 #expect(unlinked.problem?.code == "accountNotLinked")
                 _ = try await fixture.merchants.link(by: fixture.caller(shop), deviceId: "phone-1", relink: false)
                 let badId = try await client.execute(
-                    uri: "/v1/devices/\(String(repeating: "x", count: 65))/prepare", method: .post, headers: .bearer(token))
+                    uri: "/v1/devices/\(String(repeating: "x", count: 65))/prepare", method: .post,
+                    headers: .bearer(token))
                 #expect(badId.problem?.code == "invalidRequest")
                 let withKey = try await client.execute(
                     uri: "/v1/devices/phone-1/prepare", method: .post, headers: .bearer(shop.secret.value))

@@ -15,8 +15,11 @@ struct ReaderTokenTests {
         #expect(issued.expiresAt == clock.now.addingTimeInterval(600))
         #expect(!issued.description.contains(issued.token))
         let caller = try await authority.verify(issued.token)
-        #expect(caller == Caller(
-            credential: .readerToken, merchantId: "mer_a", userId: "usr_a", isAdmin: true, allowsRelinking: true))
+        #expect(
+            caller
+                == Caller(
+                    credential: .readerToken, merchantId: "mer_a", userId: "usr_a", isAdmin: true, allowsRelinking: true
+                ))
 
         let staff = try await authority.issueReaderToken(
             merchantId: "mer_a", userId: "usr_b", isAdmin: false, allowsRelinking: false, lifetime: 600)

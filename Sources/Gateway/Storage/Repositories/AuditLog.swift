@@ -64,8 +64,10 @@ public enum AuditLog {
         for row in rows {
             entries.append(
                 Entry(
-                    at: Date(millis: try row.integer("at")), actor: try row.text("actor"), entity: try row.text("entity"),
-                    entityId: try row.text("entity_id"), action: try row.text("action"), detail: try row.text("detail")))
+                    at: Date(millis: try row.integer("at")), actor: try row.text("actor"),
+                    entity: try row.text("entity"),
+                    entityId: try row.text("entity_id"), action: try row.text("action"), detail: try row.text("detail"))
+            )
         }
         return entries
     }

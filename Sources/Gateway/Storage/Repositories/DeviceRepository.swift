@@ -42,7 +42,8 @@ public struct DeviceRepository: Sendable {
 
     /// The device's PIN encryption key, generating and storing one (encrypted under `keys`' data key, bound to the
     /// device) when it has none yet.
-    func pinKey(deviceId: String, keys: GatewayKeys, actor: String, now: Date = Date()) async throws -> PINEncryptionKey {
+    func pinKey(deviceId: String, keys: GatewayKeys, actor: String, now: Date = Date()) async throws -> PINEncryptionKey
+    {
         try await database.transaction { executor in
             let rows = try await executor.query(
                 "SELECT pin_key, pin_key_id FROM devices WHERE id = $1" + executor.dialect.forUpdate, [.text(deviceId)])

@@ -39,7 +39,9 @@ public struct MerchantRepository: Sendable {
                     try await AuditLog.record(
                         on: executor, at: now, actor: actor, entity: "merchant", id: merchant.id,
                         action: "created",
-                        detail: "country \(country.alpha2), currency \(currency), MCC \(categoryCode), card acceptor id \(merchant.cardAcceptorId)")
+                        detail:
+                            "country \(country.alpha2), currency \(currency), MCC \(categoryCode), card acceptor id \(merchant.cardAcceptorId)"
+                    )
                 }
                 return merchant
             } catch StorageError.uniqueViolation where attempt < 5 {
