@@ -22,7 +22,7 @@ struct PINTests {
     ) async throws -> ResponseCode? {
         let data = try await IssuerFixture.tap(channel, minorUnits: minorUnits)
         let block = try pin.map { try pinBlock($0, pan: data.pan.digits, format) }
-        let request = IssuerFixture.authorizationRequest(data, minorUnits: minorUnits, stan: stan, pinBlock: block)
+        let request = try IssuerFixture.authorizationRequest(data, minorUnits: minorUnits, stan: stan, pinBlock: block)
         // Over the wire as the gateway sends it: format 0 and format 4 blocks both fit the contactless spec.
         let received = try ISO8583Message(decoding: try request.encoded(using: .contactless), using: .contactless)
         return await host.handle(received, at: IssuerFixture.transactionDate)?.responseCode
@@ -76,7 +76,7 @@ struct PINTests {
         let host = try IssuerFixture.host()
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
         for block in [[UInt8](repeating: 0xAB, count: 8), [0x01, 0x02, 0x03]] {
-            let request = IssuerFixture.authorizationRequest(data, pinBlock: block)
+            let request = try IssuerFixture.authorizationRequest(data, pinBlock: block)
             // Same ATC twice: the first is judged on its PIN, the second is a replay.
             let response = await host.handle(request, at: IssuerFixture.transactionDate)
             #expect(response?.responseCode == (block.count == 8 ? .incorrectPIN : .cryptogramReplayed))
