@@ -146,6 +146,10 @@ let package = Package(
             name: "IssuerTests",
             dependencies: [
                 "Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard", "Gateway", "GatewayAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),

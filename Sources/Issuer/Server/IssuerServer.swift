@@ -78,6 +78,16 @@ public final class IssuerServer: Service, Sendable {
         get async throws { try await bound.value() }
     }
 
+    /// The TCP port the server listens on, once ``run()`` has bound it (the chosen one, for port 0).
+    /// - Throws: The binding error when ``run()`` could not listen, `ChannelError.unknownLocalAddress` for an address
+    ///   without a port.
+    public var port: Int {
+        get async throws {
+            guard let port = try await localAddress.port else { throw ChannelError.unknownLocalAddress }
+            return port
+        }
+    }
+
     /// Listens and serves until graceful shutdown or cancellation.
     public func run() async throws {
         let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
@@ -119,8 +129,11 @@ public final class IssuerServer: Service, Sendable {
     /// Reads one connection's messages and answers each in its own task, until the peer closes, graceful shutdown,
     /// or an oversized frame.
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        var logger = self.logger
-        logger[metadataKey: "peer"] = "\(connection.channel.remoteAddress.map { "\($0)" } ?? "unknown")"
+        let logger = {
+            var logger = self.logger
+            logger[metadataKey: "peer"] = "\(connection.channel.remoteAddress.map { "\($0)" } ?? "unknown")"
+            return logger
+        }()
         logger.debug("connection opened")
         do {
             try await connection.executeThenClose { inbound, outbound in
