@@ -15,13 +15,13 @@ struct IssuerServerTests {
             let connection = try await LiveIssuer.rawConnection(port: port)
             let echo = try ISO8583Framing().frame(
                 LiveIssuer.echo(stan: 5), using: .contactless, allocator: ByteBufferAllocator())
-            let first = try await connection.executeThenClose { inbound, outbound in
+            let first: ByteBuffer? = try await connection.executeThenClose { inbound, outbound in
                 for garbage: [UInt8] in [[0x00, 0x04, 0x41, 0x42, 0x43, 0x44], [0x00, 0x00], [0x00, 0x02, 0x30, 0x31]] {
                     try await outbound.write(ByteBuffer(bytes: garbage))
                 }
                 try await outbound.write(echo)
-                var iterator = inbound.makeAsyncIterator()
-                return try await iterator.next()
+                for try await frame in inbound { return frame }
+                return nil
             }
             // The first answer on the connection is the echo's: nothing answered the garbage.
             let response = try ISO8583Message(decoding: Array(try #require(first).readableBytesView), using: .contactless)
@@ -109,13 +109,17 @@ struct IssuerServerTests {
     static func sendRetryingWhileUnavailable(
         _ request: ISO8583Message, over link: TCPIssuerLink
     ) async throws -> ISO8583Message {
-        for _ in 1..<100 {
+        var attempts = 1
+        while true {
+            let result: Result<ISO8583Message, IssuerLinkError>
             do {
-                return try await link.send(request, timeout: .seconds(30))
-            } catch where error == .unavailable {
-                try await Task.sleep(for: .milliseconds(100))
+                result = .success(try await link.send(request, timeout: .seconds(30)))
+            } catch {
+                result = .failure(error)
             }
+            guard case .failure(let error) = result, error == .unavailable, attempts < 100 else { return try result.get() }
+            attempts += 1
+            try await Task.sleep(for: .milliseconds(100))
         }
-        return try await link.send(request, timeout: .seconds(30))
     }
 }
