@@ -41,9 +41,9 @@ extension Tap {
                     services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
-                let address = try await server.localAddress
-                print("tap issuer: listening on \(address.ipAddress ?? host):\(address.port ?? port)")
-                fflush(stdout)
+                let boundPort = try await server.port
+                // Unbuffered, so a script reading the pipe sees the address at once.
+                FileHandle.standardOutput.write(Data("tap issuer: listening on \(host):\(boundPort)\n".utf8))
                 try await tasks.waitForAll()
             }
         }

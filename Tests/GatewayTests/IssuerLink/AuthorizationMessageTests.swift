@@ -106,7 +106,8 @@ struct AuthorizationMessageTests {
         let reversal = try AuthorizationMessage.reversal(of: request)
         #expect(reversal.mti == .reversalRequest)
         #expect(reversal.fieldNumbers == [2, 3, 4, 7, 11, 12, 37, 41, 42, 49, 90])
-        #expect(reversal[AuthorizationMessage.originalDataElements] == "01000000171118110640" + String(repeating: "0", count: 22))
+        let original = "0100" + "000017" + "1118110640" + String(repeating: "0", count: 22)
+        #expect(reversal[AuthorizationMessage.originalDataElements] == .text(original))
         let later = try AuthorizationMessage.reversal(of: request, transmissionDate: Self.date.addingTimeInterval(61))
         #expect(later[.transmissionDateTime] == "1118110741")
         #expect(throws: Never.self) { try reversal.encoded(using: .contactless) }
