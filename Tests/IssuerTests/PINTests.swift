@@ -76,7 +76,9 @@ struct PINTests {
         let host = try IssuerFixture.host()
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
         for block in [[UInt8](repeating: 0xAB, count: 8), [0x01, 0x02, 0x03]] {
-            let request = try IssuerFixture.authorizationRequest(data, pinBlock: block)
+            // The gateway's builder refuses a 3-byte PIN block: set field 52 by hand, as a hostile acquirer would.
+            var request = try IssuerFixture.authorizationRequest(data)
+            request[.pinBlock] = .binary(block)
             // Same ATC twice: the first is judged on its PIN, the second is a replay.
             let response = await host.handle(request, at: IssuerFixture.transactionDate)
             #expect(response?.responseCode == (block.count == 8 ? .incorrectPIN : .cryptogramReplayed))

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("AuthorizationMessage and AuthorizationResponse")
 struct AuthorizationMessageTests {
-    static let date = Date(timeIntervalSince1970: 1_795_003_600)  // 2026-11-18 11:06:40 UTC
+    static let date = Date(timeIntervalSince1970: 1_795_003_600)  // 2026-11-18 12:06:40 UTC
 
     /// Synthetic EMV-mode card data for the Visa test PAN.
     static func card(mode: CardAuthorizationData.Mode = .emv) throws -> CardAuthorizationData {
@@ -39,9 +39,9 @@ struct AuthorizationMessageTests {
         #expect(request[.pan] == "4761739001010119")
         #expect(request[.processingCode] == "000000")
         #expect(request[.amount] == "000000001000")
-        #expect(request[.transmissionDateTime] == "1118110640")
+        #expect(request[.transmissionDateTime] == "1118120640")
         #expect(request[.systemTraceAuditNumber] == "000017")
-        #expect(request[.localTime] == "110640")
+        #expect(request[.localTime] == "120640")
         #expect(request[.expirationDate] == "3012")
         #expect(request[.posEntryMode] == "071")
         #expect(request[.cardSequenceNumber] == "001")
@@ -106,10 +106,10 @@ struct AuthorizationMessageTests {
         let reversal = try AuthorizationMessage.reversal(of: request)
         #expect(reversal.mti == .reversalRequest)
         #expect(reversal.fieldNumbers == [2, 3, 4, 7, 11, 12, 37, 41, 42, 49, 90])
-        let original = "0100" + "000017" + "1118110640" + String(repeating: "0", count: 22)
+        let original = "0100" + "000017" + "1118120640" + String(repeating: "0", count: 22)
         #expect(reversal[AuthorizationMessage.originalDataElements] == .text(original))
         let later = try AuthorizationMessage.reversal(of: request, transmissionDate: Self.date.addingTimeInterval(61))
-        #expect(later[.transmissionDateTime] == "1118110741")
+        #expect(later[.transmissionDateTime] == "1118120741")
         #expect(throws: Never.self) { try reversal.encoded(using: .contactless) }
         #expect(throws: IssuerLinkError.invalidRequest) { try AuthorizationMessage.reversal(of: reversal) }
     }
@@ -131,11 +131,11 @@ struct AuthorizationMessageTests {
         var message = ISO8583Message(mti: .authorizationResponse)
         message[.responseCode] = "00"
         message[.authorizationCode] = "A1B2C3"
-        message.setICCData([UInt8](hex: "910A1122334455667788990012") ?? [])
+        message.setICCData([UInt8](hex: "910A11223344556677889900") ?? [])
         let answer = try AuthorizationResponse(message)
         #expect(answer.isApproved)
         #expect(answer.approvalCode == "A1B2C3")
-        #expect(answer.issuerAuthenticationData == [UInt8](hex: "1122334455667788990012"))
+        #expect(answer.issuerAuthenticationData == [UInt8](hex: "11223344556677889900"))
 
         var declined = ISO8583Message(mti: .authorizationResponse)
         declined[.responseCode] = "51"
