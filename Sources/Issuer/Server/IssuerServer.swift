@@ -116,13 +116,19 @@ public final class IssuerServer: Service, Sendable {
         }
         bound.succeed(address)
         logger.info("issuer listening", metadata: ["address": "\(address)"])
-        try await withThrowingDiscardingTaskGroup { group in
-            try await server.executeThenClose { connections in
-                for try await connection in connections.cancelOnGracefulShutdown() {
-                    group.addTask { await self.serve(connection) }
+        // Graceful shutdown closes the listening socket; the loop still takes the connections accepted before, so
+        // each is closed properly (an accepted channel dropped unserved would trap in NIO's writer).
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
                 }
+                logger.info("issuer stopped accepting; finishing open connections")
             }
-            logger.info("issuer stopped accepting; finishing open connections")
+        } onGracefulShutdown: {
+            server.channel.close(promise: nil)
         }
     }
 
