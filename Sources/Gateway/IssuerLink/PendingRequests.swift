@@ -116,30 +116,29 @@ final class PendingRequests: @unchecked Sendable {
 
     /// Removes a closed connection and fails the requests written on it with `unavailable`.
     func connectionClosed(_ id: Int) {
-        lock.lock()
-        connections.removeAll { $0.id == id }
-        let lost = pending.filter { $0.value.connection == id }
-        for key in lost.keys { pending[key] = nil }
-        let waiter = drainedWaiter()
-        lock.unlock()
-        for entry in lost.values {
-            entry.timeout?.cancel()
-            entry.promise.fail(IssuerLinkError(code: .unavailable, message: "the connection to the issuer was lost"))
-        }
-        waiter?.resume()
+        failAll(
+            IssuerLinkError(code: .unavailable, message: "the connection to the issuer was lost"),
+            where: { $0.connection == id }, first: { connections.removeAll { $0.id == id } })
     }
 
     /// Refuses new requests from now on and fails those still waiting for a connection.
     func beginDraining() {
+        failAll(
+            IssuerLinkError(code: .unavailable, message: "the issuer link is shutting down"),
+            where: { $0.connection == nil }, first: { draining = true })
+    }
+
+    /// Runs `first` and removes the entries matching `condition` under the lock, then fails them with `error`.
+    private func failAll(_ error: IssuerLinkError, where condition: (Pending) -> Bool, first: () -> Void) {
         lock.lock()
-        draining = true
-        let unsent = pending.filter { $0.value.connection == nil }
-        for key in unsent.keys { pending[key] = nil }
+        first()
+        let failed = pending.filter { condition($0.value) }
+        for key in failed.keys { pending[key] = nil }
         let waiter = drainedWaiter()
         lock.unlock()
-        for entry in unsent.values {
+        for entry in failed.values {
             entry.timeout?.cancel()
-            entry.promise.fail(IssuerLinkError(code: .unavailable, message: "the issuer link is shutting down"))
+            entry.promise.fail(error)
         }
         waiter?.resume()
     }

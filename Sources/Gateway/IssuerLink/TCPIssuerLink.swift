@@ -186,11 +186,7 @@ public final class TCPIssuerLink: IssuerLink, Service {
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: configuration.host, port: configuration.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(ISO8583FrameDecoder(framing: framing)))
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
+                ISO8583FrameDecoder.asyncChannel(channel, framing: framing)
             }
     }
 

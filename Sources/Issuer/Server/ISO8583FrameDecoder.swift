@@ -43,3 +43,16 @@ public struct ISO8583FrameDecoder: ByteToMessageDecoder, Sendable {
         return .needMoreData
     }
 }
+
+extension ISO8583FrameDecoder {
+    /// A bootstrap's channel initializer for ISO 8583 connections: adds the decoder to `channel` and wraps it in an
+    /// async channel of whole messages in, framed bytes out.
+    public static func asyncChannel(
+        _ channel: any Channel, framing: ISO8583Framing = ISO8583Framing()
+    ) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(ISO8583FrameDecoder(framing: framing)))
+            return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        }
+    }
+}

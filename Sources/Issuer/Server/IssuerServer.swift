@@ -98,11 +98,7 @@ public final class IssuerServer: Service, Sendable {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .bind(host: configuration.host, port: configuration.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(ISO8583FrameDecoder(framing: framing)))
-                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    }
+                    ISO8583FrameDecoder.asyncChannel(channel, framing: framing)
                 }
         } catch {
             bound.fail(error)

@@ -26,11 +26,11 @@ struct InProcessIssuerLinkTests {
         let card = try #require(TestCards.card(.issuerTimeout, .visa))
         let request = try IssuerFixture.authorizationRequest(
             try await IssuerFixture.tap(try IssuerFixture.channel(card)))
-        let slept = SleepLog()
+        let slept = Recorder<Duration>()
         let link = InProcessIssuerLink(
-            issuer: try IssuerFixture.host(), clock: { IssuerFixture.transactionDate }, sleep: { slept.record($0) })
+            issuer: try IssuerFixture.host(), clock: { IssuerFixture.transactionDate }, sleep: { slept.append($0) })
         await #expect(throws: IssuerLinkError.timedOut) { try await link.send(request, timeout: .seconds(7)) }
-        #expect(slept.durations == [.seconds(7)])
+        #expect(slept.all == [.seconds(7)])
     }
 
     @Test("a request that does not encode is refused")
@@ -39,23 +39,6 @@ struct InProcessIssuerLinkTests {
         request[.currencyCode] = "EUR"
         await #expect(throws: IssuerLinkError.invalidRequest) {
             try await Self.link(try IssuerFixture.host()).send(request, timeout: .seconds(1))
-        }
-    }
-
-    final class SleepLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var recorded: [Duration] = []
-
-        func record(_ duration: Duration) {
-            lock.lock()
-            recorded.append(duration)
-            lock.unlock()
-        }
-
-        var durations: [Duration] {
-            lock.lock()
-            defer { lock.unlock() }
-            return recorded
         }
     }
 }

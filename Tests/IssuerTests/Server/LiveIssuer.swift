@@ -66,11 +66,7 @@ enum LiveIssuer {
     /// A plain TCP connection to `port`, for bytes no link would send.
     static func rawConnection(port: Int) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port) {
-            channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(ISO8583FrameDecoder()))
-                return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-            }
+            ISO8583FrameDecoder.asyncChannel($0)
         }
     }
 
@@ -84,23 +80,31 @@ enum LiveIssuer {
     }
 }
 
-/// Every log line written through ``RecordingLogHandler``s.
-final class LogRecorder: @unchecked Sendable {
+/// Values appended from any task, read back in order.
+final class Recorder<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var lines: [String] = []
+    private var elements: [Element] = []
 
-    func append(_ line: String) {
+    func append(_ element: Element) {
         lock.lock()
-        lines.append(line)
+        elements.append(element)
         lock.unlock()
     }
 
-    /// The lines so far, joined.
-    var text: String {
+    /// The values so far.
+    var all: [Element] {
         lock.lock()
         defer { lock.unlock() }
-        return lines.joined(separator: "\n")
+        return elements
     }
+}
+
+/// Every log line written through ``RecordingLogHandler``s.
+typealias LogRecorder = Recorder<String>
+
+extension Recorder<String> {
+    /// The lines so far, joined.
+    var text: String { all.joined(separator: "\n") }
 }
 
 /// A log handler that records each line with its metadata.

@@ -70,12 +70,7 @@ struct TCPIssuerLinkLifecycleTests {
     /// MTI and `00`, one at a time.
     static func withSlowIssuer(delay: Duration, _ body: (Int) async throws -> Void) async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(ISO8583FrameDecoder()))
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+            .bind(host: "127.0.0.1", port: 0) { ISO8583FrameDecoder.asyncChannel($0) }
         let port = try #require(server.channel.localAddress?.port)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
