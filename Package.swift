@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
+        .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -107,6 +108,12 @@ let package = Package(
             dependencies: ["EMV", "SmartCard"],
             swiftSettings: strictness
         ),
+        // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
+        .target(
+            name: "ContactlessTesting",
+            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer"],
+            swiftSettings: strictness
+        ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
         .target(
             name: "CryptoBatch",
@@ -146,6 +153,7 @@ let package = Package(
             name: "IssuerTests",
             dependencies: [
                 "Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard", "Gateway", "GatewayAPI",
+                "ContactlessTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -156,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "GatewayAPITests",
             dependencies: [
-                "GatewayAPI", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
+                "GatewayAPI", "EMV", "ReaderKernel", "CardEmulator", "SmartCard", "ContactlessTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness
@@ -165,6 +173,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayAPI", "Issuer", "ISO8583", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
+                "ContactlessTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

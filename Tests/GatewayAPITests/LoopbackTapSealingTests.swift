@@ -1,3 +1,4 @@
+import ContactlessTesting
 import Crypto
 import EMV
 import Foundation

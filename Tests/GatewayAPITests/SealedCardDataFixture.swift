@@ -1,4 +1,5 @@
 import CardEmulator
+import ContactlessTesting
 import Crypto
 import EMV
 import Foundation
@@ -48,14 +49,5 @@ enum SealedCardDataFixture {
             over: LoopbackChannel(applet: applet))
         #expect(result.outcome.status == .onlineRequest, "\(result.outcome)")
         return try #require(result.outcome.authorizationData)
-    }
-}
-
-extension CardAuthorizationData {
-    /// What a reader SDK does: the kernel's outcome, field for field.
-    init(_ data: AuthorizationData) {
-        self.init(
-            mode: data.mode == .emv ? .emv : .magStripe, iccData: data.iccData, pan: data.pan,
-            panSequenceNumber: data.panSequenceNumber, expiry: data.expiry, track2: data.track2)
     }
 }

@@ -1,4 +1,5 @@
 import CardEmulator
+import ContactlessTesting
 import EMV
 import Foundation
 import Gateway
@@ -70,9 +71,7 @@ enum IssuerFixture {
         _ data: AuthorizationData, minorUnits: Int = 1_000, stan: Int = 1, pinBlock: [UInt8]? = nil
     ) -> AuthorizationMessage {
         AuthorizationMessage(
-            card: CardAuthorizationData(
-                mode: data.mode == .emv ? .emv : .magStripe, iccData: data.iccData, pan: data.pan,
-                panSequenceNumber: data.panSequenceNumber, expiry: data.expiry, track2: data.track2),
+            card: CardAuthorizationData(data),
             amount: minorUnits, currency: .eur, type: .purchase, systemTraceAuditNumber: stan,
             retrievalReferenceNumber: String(format: "%012d", stan), terminalID: "TERM0001",
             merchantID: "MERCHANT0000001", transmissionDate: transactionDate, localTimeZone: utc, pinBlock: pinBlock)

@@ -79,9 +79,9 @@ struct PINTests {
             // The gateway's builder refuses a 3-byte PIN block: set field 52 by hand, as a hostile acquirer would.
             var request = try IssuerFixture.authorizationRequest(data)
             request[.pinBlock] = .binary(block)
-            // Same ATC twice: the first is judged on its PIN, the second is a replay.
+            // Same ATC twice: after a wrong PIN the cryptogram may come back with another PIN, judged on it too.
             let response = await host.handle(request, at: IssuerFixture.transactionDate)
-            #expect(response?.responseCode == (block.count == 8 ? .incorrectPIN : .cryptogramReplayed))
+            #expect(response?.responseCode == .incorrectPIN)
         }
     }
 
@@ -99,5 +99,34 @@ struct PINTests {
             try await Self.authorize(host, channel, pin: TestCards.pin, stan: 3, minorUnits: 3_001) == .approved)
         let stored = try #require(await host.repository.account(account.keyedPAN))
         #expect(stored.availableBalance == TestCards.balance - 6_001)
+    }
+
+    @Test("single tap and PIN: the cryptogram answered 65 comes back with the PIN once", arguments: Format.allCases)
+    func singleTapAndPIN(format: Format) async throws {
+        let card = try #require(TestCards.card(.onlinePINRequired, .mastercard))
+        let host = try IssuerFixture.host()
+        let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
+        let date = IssuerFixture.transactionDate
+        let withoutPIN = try IssuerFixture.authorizationRequest(data, stan: 1)
+        #expect(await host.handle(withoutPIN, at: date)?.responseCode == .pinRequired)
+        // The same cryptogram again without a PIN is a replay.
+        #expect(await host.handle(withoutPIN, at: date)?.responseCode == .cryptogramReplayed)
+        let block = try Self.pinBlock(TestCards.pin, pan: data.pan.digits, format)
+        let withPIN = try IssuerFixture.authorizationRequest(data, stan: 2, pinBlock: block)
+        #expect(await host.handle(withPIN, at: date)?.responseCode == .approved)
+        // Decided: no third use, with or without the PIN.
+        #expect(await host.handle(withPIN, at: date)?.responseCode == .cryptogramReplayed)
+    }
+
+    @Test("a cryptogram never answered 65 cannot come back with a PIN")
+    func noResubmissionWithoutPINRequired() async throws {
+        let card = try #require(TestCards.card(.approve, .visa))
+        let host = try IssuerFixture.host()
+        let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
+        let date = IssuerFixture.transactionDate
+        #expect(await host.handle(try IssuerFixture.authorizationRequest(data, stan: 1), at: date)?.responseCode == .approved)
+        let block = try Self.pinBlock(TestCards.pin, pan: data.pan.digits, .iso4)
+        let withPIN = try IssuerFixture.authorizationRequest(data, stan: 2, pinBlock: block)
+        #expect(await host.handle(withPIN, at: date)?.responseCode == .cryptogramReplayed)
     }
 }

@@ -60,4 +60,33 @@ struct TestCardTests {
             try IssuerFixture.authorizationRequest(exact, minorUnits: 500, stan: 2), at: IssuerFixture.transactionDate)
         #expect(approved?.responseCode == .approved)
     }
+
+    @Test("load-test cards: valid, distinct PANs in the test BIN ranges, none a catalogue card's")
+    func loadTestCards() throws {
+        let cards = TestCards.loadTestCards
+        #expect(cards.count == 2 * TestCards.loadTestCardsPerScheme)
+        #expect(Set(cards.map(\.pan)).count == cards.count)
+        #expect(Set(cards.map(\.pan)).isDisjoint(with: TestCards.all.map(\.pan)))
+        for card in cards {
+            #expect(PAN.isLuhnValid(card.pan))
+            #expect(card.pan.hasPrefix(card.scheme == .visa ? TestCards.visaPrefix : TestCards.mastercardPrefix))
+            #expect(card.behaviour == .approve)
+        }
+    }
+
+    @Test("seeding inserts every missing account once and keeps existing ones")
+    func seeding() async throws {
+        let keys = try IssuerFixture.keys()
+        let repository = InMemoryIssuerRepository()
+        try await TestCards.seed(repository, keys: keys)
+        let first = try #require(TestCards.all.first)
+        let keyed = keys.keyedHash(of: try PAN(first.pan))
+        let decision = try await repository.authorize(keyed) { account in
+            account.availableBalance -= 1
+            return AuthorizationDecision(result: .doNotHonour)
+        }
+        #expect(decision != nil)
+        try await TestCards.seed(repository, keys: keys)
+        #expect(try await repository.account(keyed)?.availableBalance == TestCards.balance - 1)
+    }
 }

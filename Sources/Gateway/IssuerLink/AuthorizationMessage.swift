@@ -24,7 +24,7 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
         case purchase
         /// A card-present refund (return): `200000`.
         case refund
-        /// Account verification without an amount (look up, save a card, open a tab): `330000`.
+        /// Account verification without an amount (look up, save a card, open a tab): `180000`.
         case accountVerification
 
         /// Field 3: the transaction type, then the default "from" and "to" account types (`00`).
@@ -32,7 +32,7 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
             switch self {
             case .purchase: "000000"
             case .refund: "200000"
-            case .accountVerification: "330000"
+            case .accountVerification: "180000"
             }
         }
     }

@@ -50,6 +50,9 @@ public struct CardAccount: Sendable, Hashable, CustomStringConvertible, CustomRe
     public var pinTryLimit: Int
     /// The highest ATC of a verified cryptogram; nil before the first.
     public var lastATC: UInt16?
+    /// The ATC of the cryptogram last answered "PIN required" (`65`): that cryptogram may come back once more per
+    /// PIN try, now with a PIN (single tap and PIN: the reader asks for the PIN without a second tap).
+    public var pinPendingATC: UInt16?
     /// Test accounts only: the host never answers this card's requests (a simulated issuer timeout).
     public var simulatesNoResponse: Bool
 
@@ -60,7 +63,7 @@ public struct CardAccount: Sendable, Hashable, CustomStringConvertible, CustomRe
         expiry: ExpiryDate, currency: Currency, availableBalance: Int, perTransactionLimit: Int? = nil,
         onlinePINLimit: Int? = nil, requiresStrongCustomerAuthentication: Bool = false,
         pinVerificationValue: [UInt8]? = nil, wrongPINCount: Int = 0, pinTryLimit: Int = 3, lastATC: UInt16? = nil,
-        simulatesNoResponse: Bool = false
+        pinPendingATC: UInt16? = nil, simulatesNoResponse: Bool = false
     ) {
         self.keyedPAN = keyedPAN
         self.encryptedPAN = encryptedPAN
@@ -76,6 +79,7 @@ public struct CardAccount: Sendable, Hashable, CustomStringConvertible, CustomRe
         self.wrongPINCount = wrongPINCount
         self.pinTryLimit = pinTryLimit
         self.lastATC = lastATC
+        self.pinPendingATC = pinPendingATC
         self.simulatesNoResponse = simulatesNoResponse
     }
 

@@ -88,9 +88,14 @@ extension IssuerHost {
         _ request: AuthorizationRequest, on account: inout CardAccount, atc: UInt16, candidatePIN: [UInt8]??,
         today: EMVDate?, approval: AuthorizationRecord
     ) -> AuthorizationDecision {
-        if let last = account.lastATC, atc <= last { return AuthorizationDecision(result: .cryptogramReplayed) }
+        // Single tap and PIN: the cryptogram answered "PIN required" may return with a PIN, until a decision.
+        let isPINResubmission = candidatePIN != nil && account.pinPendingATC == atc
+        if let last = account.lastATC, atc <= last, !isPINResubmission {
+            return AuthorizationDecision(result: .cryptogramReplayed)
+        }
         // The card spent this ATC whatever the outcome: a later request may not reuse it.
-        account.lastATC = atc
+        account.lastATC = max(atc, account.lastATC ?? 0)
+        account.pinPendingATC = nil
         if account.simulatesNoResponse { return AuthorizationDecision(result: .noResponse) }
         switch account.status {
         case .active: break
@@ -117,13 +122,16 @@ extension IssuerHost {
                 constantTimeEqual(candidatePIN, expected)
             else {
                 account.wrongPINCount += 1
-                return AuthorizationDecision(
-                    result: account.wrongPINCount >= account.pinTryLimit ? .pinTriesExceeded : .incorrectPIN)
+                let exceeded = account.wrongPINCount >= account.pinTryLimit
+                // A wrong PIN with tries left: the same cryptogram may come back with another PIN.
+                if !exceeded { account.pinPendingATC = atc }
+                return AuthorizationDecision(result: exceeded ? .pinTriesExceeded : .incorrectPIN)
             }
             account.wrongPINCount = 0
         } else if account.requiresStrongCustomerAuthentication
             || account.onlinePINLimit.map({ request.amount > $0 }) == true
         {
+            account.pinPendingATC = atc
             return AuthorizationDecision(result: .pinRequired)
         }
         guard account.availableBalance >= request.amount else {

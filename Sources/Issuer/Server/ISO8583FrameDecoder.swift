@@ -50,9 +50,30 @@ extension ISO8583FrameDecoder {
     public static func asyncChannel(
         _ channel: any Channel, framing: ISO8583Framing = ISO8583Framing()
     ) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> {
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(ISO8583FrameDecoder(framing: framing)))
-            return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-        }
+        channel.eventLoop.makeCompletedFuture { try wrap(channel, framing: framing) }
+    }
+
+    /// Wraps a connection a server accepted with `autoRead` off (its child channel initializer returned the bare
+    /// channel), then turns reading on.
+    ///
+    /// Why not wrap in the child initializer: an accepted connection whose initializer completes after the server's
+    /// stream of connections has ended (a client connecting during shutdown) is dropped by NIO, and a dropped async
+    /// channel traps. A dropped bare channel does not, and this way no byte is read before the decoder is in place.
+    public static func asyncChannel(
+        accepted channel: any Channel, framing: ISO8583Framing = ISO8583Framing()
+    ) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        try await channel.eventLoop.submit {
+            let connection = try wrap(channel, framing: framing)
+            try channel.syncOptions?.setOption(.autoRead, value: true)
+            return connection
+        }.get()
+    }
+
+    /// Adds the decoder and wraps the channel; on its event loop.
+    private static func wrap(
+        _ channel: any Channel, framing: ISO8583Framing
+    ) throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(ISO8583FrameDecoder(framing: framing)))
+        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
     }
 }

@@ -90,15 +90,16 @@ public final class IssuerServer: Service, Sendable {
 
     /// Listens and serves until graceful shutdown or cancellation.
     public func run() async throws {
-        let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
-        let framing = configuration.framing
+        let server: NIOAsyncChannel<any Channel, Never>
         do {
+            // Connections are wrapped when served, not when accepted: see ISO8583FrameDecoder.asyncChannel(accepted:).
             server = try await ServerBootstrap(group: eventLoopGroup)
                 .serverChannelOption(.backlog, value: 256)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelOption(.autoRead, value: false)
                 .bind(host: configuration.host, port: configuration.port) { channel in
-                    ISO8583FrameDecoder.asyncChannel(channel, framing: framing)
+                    channel.eventLoop.makeSucceededFuture(channel)
                 }
         } catch {
             bound.fail(error)
@@ -130,14 +131,15 @@ public final class IssuerServer: Service, Sendable {
 
     /// Reads one connection's messages and answers each in its own task, until the peer closes, graceful shutdown,
     /// or an oversized frame.
-    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+    private func serve(_ channel: any Channel) async {
         let logger = {
             var logger = self.logger
-            logger[metadataKey: "peer"] = "\(connection.channel.remoteAddress.map { "\($0)" } ?? "unknown")"
+            logger[metadataKey: "peer"] = "\(channel.remoteAddress.map { "\($0)" } ?? "unknown")"
             return logger
         }()
         logger.debug("connection opened")
         do {
+            let connection = try await ISO8583FrameDecoder.asyncChannel(accepted: channel, framing: configuration.framing)
             try await connection.executeThenClose { inbound, outbound in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await message in inbound.cancelOnGracefulShutdown() {
@@ -150,6 +152,7 @@ public final class IssuerServer: Service, Sendable {
             logger.warning("closing a connection on a bad frame", metadata: Logger.metadata(of: error))
         } catch {
             logger.notice("connection ended by an error", metadata: ["error": "\(type(of: error))"])
+            channel.close(promise: nil)
         }
     }
 

@@ -59,7 +59,7 @@ struct AuthorizationMessageTests {
         "transaction types map to processing codes",
         arguments: [
             (AuthorizationMessage.TransactionType.purchase, 1_000, "000000"), (.refund, 1_000, "200000"),
-            (.accountVerification, 0, "330000"),
+            (.accountVerification, 0, "180000"),
         ])
     func processingCodes(type: AuthorizationMessage.TransactionType, amount: Int, code: String) throws {
         let request = try Self.message(try Self.card(), amount: amount, type: type).request()

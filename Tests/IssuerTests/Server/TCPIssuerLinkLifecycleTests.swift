@@ -14,6 +14,8 @@ struct TCPIssuerLinkLifecycleTests {
         try await Self.withSlowIssuer(delay: .milliseconds(400)) { port in
             let link = LiveIssuer.link(port: port)
             try await LiveIssuer.withRunning(link) {
+                // Connected first, so the short timeout below runs on a written request.
+                _ = try await link.send(LiveIssuer.echo(stan: 30), timeout: .seconds(20))
                 var request = LiveIssuer.echo(stan: 31)
                 request[.pan] = "4761739001010119"
                 await #expect(throws: IssuerLinkError.timedOut) {
@@ -70,12 +72,14 @@ struct TCPIssuerLinkLifecycleTests {
     /// MTI and `00`, one at a time.
     static func withSlowIssuer(delay: Duration, _ body: (Int) async throws -> Void) async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0) { ISO8583FrameDecoder.asyncChannel($0) }
+            .childChannelOption(.autoRead, value: false)
+            .bind(host: "127.0.0.1", port: 0) { $0.eventLoop.makeSucceededFuture($0) }
         let port = try #require(server.channel.localAddress?.port)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 try await server.executeThenClose { connections in
-                    for try await connection in connections {
+                    for try await channel in connections {
+                        let connection = try await ISO8583FrameDecoder.asyncChannel(accepted: channel)
                         try await connection.executeThenClose { inbound, outbound in
                             for try await frame in inbound {
                                 try await Task.sleep(for: delay)

@@ -43,12 +43,15 @@ struct TCPIssuerLinkTests {
         let request = try IssuerFixture.authorizationRequest(
             try await IssuerFixture.tap(try IssuerFixture.channel(silent)))
         try await LiveIssuer.withServerAndLink(try IssuerFixture.host()) { _, link in
+            // Connected first, so the short timeout runs on a written request.
+            let before = try await link.send(LiveIssuer.echo(stan: 1), timeout: .seconds(20))
+            #expect(before[.responseCode] == "40")
             await #expect(throws: IssuerLinkError.timedOut) {
                 try await link.send(request, timeout: .milliseconds(300))
             }
             #expect(link.requestsInFlight == 0)
-            let echo = try await link.send(LiveIssuer.echo(stan: 1), timeout: .seconds(10))
-            #expect(echo[.responseCode] == "40")
+            let after = try await link.send(LiveIssuer.echo(stan: 2), timeout: .seconds(20))
+            #expect(after[.responseCode] == "40")
         }
     }
 

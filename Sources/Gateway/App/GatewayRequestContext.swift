@@ -1,0 +1,59 @@
+import Foundation
+import GatewayAPI
+public import Hummingbird
+import HummingbirdCore
+
+/// The per-request context: Hummingbird's core storage plus the authenticated caller, and the API's JSON coding
+/// (decoding errors become ``GatewayAPIError/Code/invalidRequest`` naming the field, never its value).
+public struct GatewayRequestContext: RequestContext {
+    /// Hummingbird's storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The caller, once an authenticating middleware or route has resolved the credentials.
+    public var caller: Caller?
+
+    /// Creates the context of a request.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+    }
+
+    /// Request bodies are at most 64 KiB: the largest, a sealed tap, is a few KiB.
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    /// The API's request decoder.
+    public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
+
+    /// The API's response encoder.
+    public var responseEncoder: JSONEncoder { JSONEncoder.gatewayAPI }
+}
+
+/// Decodes request bodies with the API's JSON rules; a body that does not decode is an
+/// ``GatewayAPIError/Code/invalidRequest`` naming the coding path only.
+public struct APIRequestDecoder: RequestDecoder {
+    /// Decodes `type` from the request's body.
+    public func decode<T: Decodable>(
+        _ type: T.Type, from request: Request, context: some RequestContext
+    ) async throws -> T {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        do {
+            return try JSONDecoder.gatewayAPI.decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw GatewayAPIError(code: .invalidRequest, message: Self.describe(error))
+        }
+    }
+
+    /// What is wrong, by coding path: DecodingError's own descriptions can quote the offending value.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? "the body" : path
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "\(parent == "the body" ? "" : parent + ".")\(key.stringValue) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)) has the wrong type"
+        case .dataCorrupted(let context): return "\(path(context)) is not valid"
+        @unknown default: return "the body is not valid"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GatewayAPI
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// `/v1/payments` and `/v1/refunds`: authorise sealed reads, send a PIN, capture, void, refund, list.
+///
+/// Every mutating route honours `Idempotency-Key` (``IdempotentResponder``). Routes need a caller (an API key or a
+/// reader session); a reader session sees its own device's payments only.
+struct PaymentController: Sendable {
+    let service: PaymentService
+    let idempotency: IdempotentResponder
+    let metrics: GatewayMetrics
+
+    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
+        group.post("payments") { request, context in
+            try await mutate(request, context) { (body: CreatePaymentRequest, caller) in
+                do {
+                    let payment = try await service.authorize(body, caller: caller)
+                    metrics.recordAuthorization(result: payment.status.rawValue)
+                    return JSONResponse(payment, status: .created)
+                } catch let error as GatewayAPIError {
+                    metrics.recordAuthorization(result: "\(error.code)")
+                    throw error
+                }
+            }
+        }
+        group.get("payments") { request, context in
+            let caller = try Self.caller(context)
+            let query = request.uri.queryParameters
+            let status = try query.get("status").map { (text: String) throws(GatewayAPIError) in
+                guard let status = PaymentStatus(rawValue: text) else {
+                    throw GatewayAPIError(code: .invalidRequest, message: "status is not a payment status")
+                }
+                return status
+            }
+            let limit = try query.get("limit").map { (text: String) throws(GatewayAPIError) in
+                guard let limit = Int(text) else {
+                    throw GatewayAPIError(code: .invalidRequest, message: "limit must be a number")
+                }
+                return limit
+            }
+            return JSONResponse(
+                try await service.payments(
+                    caller: caller, status: status, last4: query.get("last4"), startingAfter: query.get("startingAfter"),
+                    limit: limit ?? 20))
+        }
+        group.get("payments/:id") { _, context in
+            JSONResponse(try await service.payment(try context.parameters.require("id"), caller: try Self.caller(context)))
+        }
+        group.post("payments/:id/pin") { request, context in
+            let id = try context.parameters.require("id")
+            return try await mutate(request, context) { (body: PINSubmission, caller) in
+                JSONResponse(try await service.submitPIN(body, paymentId: id, caller: caller))
+            }
+        }
+        group.post("payments/:id/capture") { request, context in
+            let id = try context.parameters.require("id")
+            return try await mutate(request, context) { (body: CaptureRequest, caller) in
+                JSONResponse(try await service.capture(id, amount: body.amount, caller: caller))
+            }
+        }
+        group.post("payments/:id/void") { request, context in
+            let id = try context.parameters.require("id")
+            return try await mutate(request, context) { (_: EmptyBody, caller) in
+                JSONResponse(try await service.void(id, caller: caller))
+            }
+        }
+        group.post("payments/:id/refunds") { request, context in
+            let id = try context.parameters.require("id")
+            return try await mutate(request, context) { (body: CreateRefundRequest, caller) in
+                JSONResponse(try await service.refund(id, request: body, caller: caller), status: .created)
+            }
+        }
+        group.get("payments/:id/refunds") { _, context in
+            JSONResponse(
+                try await service.refunds(ofPayment: try context.parameters.require("id"), caller: try Self.caller(context)))
+        }
+        group.post("refunds") { request, context in
+            try await mutate(request, context) { (body: CreateRefundRequest, caller) in
+                JSONResponse(try await service.refundCard(body, caller: caller), status: .created)
+            }
+        }
+    }
+
+    /// Decodes the body as `Body` (an empty body decodes as `{}`), and runs `run` once per idempotency key.
+    private func mutate<Body: Decodable, Result: Encodable & Sendable>(
+        _ request: Request, _ context: GatewayRequestContext,
+        _ run: @escaping (Body, Caller) async throws -> JSONResponse<Result>
+    ) async throws -> Response {
+        let caller = try Self.caller(context)
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return try await idempotency.respond(to: request, body: buffer, merchantId: caller.merchantId) {
+            let bytes = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
+            let body: Body
+            do {
+                body = try JSONDecoder.gatewayAPI.decode(Body.self, from: bytes)
+            } catch let error as DecodingError {
+                throw GatewayAPIError(code: .invalidRequest, message: APIRequestDecoder.describe(error))
+            } catch {
+                throw GatewayAPIError(code: .invalidRequest, message: "the body is not JSON")
+            }
+            return try await run(body, caller).response(from: request, context: context)
+        }
+    }
+
+    static func caller(_ context: GatewayRequestContext) throws(GatewayAPIError) -> Caller {
+        guard let caller = context.caller else {
+            throw GatewayAPIError(code: .unauthorized, message: "credentials are missing or not valid")
+        }
+        return caller
+    }
+
+    private struct EmptyBody: Decodable {}
+}

@@ -1,0 +1,22 @@
+import Foundation
+import GatewayAPI
+
+/// A payment as stored: the API's ``Payment`` plus what only the gateway sees — the ISO 8583 reference, the
+/// encrypted reversal message and, while a PIN is awaited, the encrypted card data and the PIN token's hash.
+struct PaymentRecord: Sendable {
+    var payment: Payment
+    /// Field 11, 37 and 41 of the last 0100 sent.
+    var stan: String?
+    var rrn: String?
+    var terminalID: String?
+    /// The 0400 that reverses the authorisation, encrypted under the data key (it holds the PAN); kept while a
+    /// reversal may be needed: in flight, pending retry, or authorised and not yet captured (a void).
+    var reversalMessage: [UInt8]?
+    var reversalAttempts: Int = 0
+    var nextReversalAt: Date?
+    /// The read's card data, encrypted, only while ``PaymentStatus/requiresPIN`` (wiped when it ends).
+    var pendingCardData: [UInt8]?
+    var pinTokenHash: [UInt8]?
+    var pinDeadline: Date?
+    var wrongPINCount: Int = 0
+}

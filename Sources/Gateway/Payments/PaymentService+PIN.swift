@@ -1,0 +1,78 @@
+import EMV
+import Foundation
+import GatewayAPI
+import ISO8583
+
+extension PaymentService {
+    /// Resubmits a payment awaiting the cardholder's PIN with the PIN block the reader sent: the block (ISO 9564
+    /// format 4 under the device's PIN key) is translated to the issuer's PIN key and sent in field 52 with the same
+    /// card data (single tap and PIN). The block is never stored or logged.
+    ///
+    /// - Throws: ``GatewayAPIError/Code/pinNotAllowed`` (no PIN asked, wrong token, or later than 55 s after the
+    ///   read), ``GatewayAPIError/Code/incorrectPIN`` (tries remain), ``GatewayAPIError/Code/pinTryExceeded``
+    ///   (the payment is declined), ``GatewayAPIError/Code/issuerUnavailable``.
+    func submitPIN(_ submission: PINSubmission, paymentId: String, caller: Caller) async throws -> Payment {
+        guard let pinBlock = [UInt8](hex: submission.pinBlock), pinBlock.count == 16 else {
+            throw GatewayAPIError(code: .invalidRequest, message: "pinBlock must be 16 bytes of hex (ISO 9564 format 4)")
+        }
+        let now = clock()
+        guard var record = try await repository.payment(paymentId, merchantId: caller.merchantId, on: database),
+            caller.deviceId == nil || caller.deviceId == record.payment.deviceId
+        else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
+        guard record.payment.status == .requiresPIN, let tokenHash = record.pinTokenHash,
+            tokenHash == Self.hash(submission.pinToken), let pending = record.pendingCardData
+        else { throw GatewayAPIError(code: .pinNotAllowed, message: "this payment does not await a PIN for that token") }
+        guard let deadline = record.pinDeadline, now <= deadline else {
+            throw GatewayAPIError(code: .pinNotAllowed, message: "the PIN window (55 s after the read) has passed")
+        }
+        let card = try JSONDecoder().decode(
+            CardAuthorizationData.self, from: Data(try cipher.open(pending, boundTo: record.payment.id)))
+        let translated = try await translate(pinBlock, pan: card.pan, deviceId: record.payment.deviceId ?? "")
+        let currency = try Self.currency(record.payment.currency)
+        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: translated, insert: false)
+        let payment = try await exchange(message, record: record, card: card)
+        switch payment.failureCode {
+        case "incorrectPIN" where payment.status == .declined:
+            // Tries remain: the payment waits for the PIN again, with the same token and window.
+            try await awaitPINAgain(payment.id, merchantId: caller.merchantId, card: card, tokenHash: tokenHash)
+            throw GatewayAPIError(code: .incorrectPIN, message: "the issuer refused the PIN")
+        case "pinTryExceeded":
+            throw GatewayAPIError(code: .pinTryExceeded, message: "the issuer refused the PIN for the last time")
+        default:
+            return payment
+        }
+    }
+
+    /// The format 4 block under the device's PIN key, re-enciphered under the issuer's PIN key.
+    private func translate(_ pinBlock: [UInt8], pan: PAN, deviceId: String) async throws -> [UInt8] {
+        guard
+            let row = try await database.query("SELECT pin_key FROM devices WHERE id = $1", [.text(deviceId)]).first,
+            let sealedKey = try row.optionalBlob("pin_key")
+        else { throw GatewayAPIError(code: .pinNotAllowed, message: "the device has no PIN key; prepare it again") }
+        let deviceKey = try cipher.open(sealedKey, boundTo: deviceId)
+        guard let pin = try? PINBlock.decipherISO4(pinBlock, pan: pan.digits, key: deviceKey) else {
+            // Not a block under this device's key: as the issuer would, count it as a wrong PIN.
+            return try PINBlock.encipherISO4(pin: "0000", pan: pan.digits, key: Array(repeating: 0, count: 16))
+        }
+        return try PINBlock.encipherISO4(pin: pin, pan: pan.digits, key: issuerPINKey)
+    }
+
+    /// Puts a payment whose PIN the issuer refused back to ``PaymentStatus/requiresPIN``.
+    private func awaitPINAgain(
+        _ id: String, merchantId: String, card: CardAuthorizationData, tokenHash: [UInt8]
+    ) async throws {
+        let now = clock()
+        let sealed = try cipher.seal(Array(try JSONEncoder().encode(card)), boundTo: id)
+        try await database.transaction { executor in
+            guard var record = try await repository.payment(id, merchantId: merchantId, locking: true, on: executor)
+            else { return }
+            record.payment.status = .requiresPIN
+            record.payment.failureCode = nil
+            record.pendingCardData = sealed
+            record.pinTokenHash = tokenHash
+            record.wrongPINCount += 1
+            record.payment.updatedAt = now
+            try await repository.update(record, on: executor)
+        }
+    }
+}

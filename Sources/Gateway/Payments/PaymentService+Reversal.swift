@@ -1,0 +1,100 @@
+import Foundation
+import GatewayAPI
+import ISO8583
+import Issuer
+
+extension PaymentService {
+    /// How many due reversals one sweep sends.
+    static let reversalBatch = 20
+
+    /// Marks a payment whose 0100 got no answer as failed and reverses it now; a reversal that is not acknowledged
+    /// stays due and ``sendDueReversals()`` retries it.
+    func failAndReverse(_ record: PaymentRecord) async throws {
+        var record = record
+        let now = clock()
+        record.payment.status = .failed
+        record.payment.failureCode = "issuerUnavailable"
+        record.payment.updatedAt = now
+        record.pendingCardData = nil
+        record.pinTokenHash = nil
+        record.nextReversalAt = now
+        let failed = record
+        try await database.transaction { executor in
+            try await repository.update(failed, on: executor)
+            try await AuditLog.record(
+                on: executor, at: now, actor: "gateway", entity: "payment", id: failed.payment.id, action: "failed",
+                detail: "no issuer answer; reversal due")
+        }
+        _ = try? await reverse(failed)
+    }
+
+    /// Sends the payment's 0400 once; on acknowledgement (`00`, or `25`: the issuer never saw the original) clears
+    /// it, otherwise schedules the next attempt with exponential backoff (1 s doubling, at most 5 min).
+    /// - Returns: whether the issuer acknowledged.
+    @discardableResult
+    func reverse(_ record: PaymentRecord) async throws -> Bool {
+        guard let sealed = record.reversalMessage else { return true }
+        let message = try ISO8583Message(
+            decoding: try cipher.open(sealed, boundTo: record.payment.id), using: .contactless)
+        let response = try? await issuer.send(message, timeout: issuerTimeout)
+        let code = response.map { ResponseCode(rawValue: $0[.responseCode]?.text ?? "") }
+        let acknowledged = code == .approved || code == .originalNotFound
+        let now = clock()
+        let id = record.payment.id
+        let merchantId = record.payment.merchantId
+        try await database.transaction { executor in
+            guard var current = try await repository.payment(id, merchantId: merchantId, locking: true, on: executor)
+            else { return }
+            if acknowledged {
+                current.reversalMessage = nil
+                current.nextReversalAt = nil
+            } else {
+                current.reversalAttempts += 1
+                let delay = min(300, pow(2, Double(min(current.reversalAttempts, 9))))
+                current.nextReversalAt = now.addingTimeInterval(delay)
+            }
+            try await repository.update(current, on: executor)
+            try await AuditLog.record(
+                on: executor, at: now, actor: "gateway", entity: "payment", id: id,
+                action: acknowledged ? "reversed" : "reversalRetry", detail: "attempt \(current.reversalAttempts + 1)")
+        }
+        return acknowledged
+    }
+
+    /// Sends the reversals that are due; returns how many were acknowledged.
+    @discardableResult
+    func sendDueReversals() async throws -> Int {
+        let now = clock()
+        let due = try await database.transaction { executor in
+            try await repository.reversalsDue(at: now, limit: Self.reversalBatch, on: executor)
+        }
+        var acknowledged = 0
+        for record in due where (try? await reverse(record)) == true { acknowledged += 1 }
+        return acknowledged
+    }
+
+    /// Ends what a crash or a silent reader left open: `processing` payments last touched before `cutoff` (their
+    /// node died between sending and storing the answer) become failed with their reversal due; `requiresPIN`
+    /// payments past their PIN window become failed and lose their card data.
+    @discardableResult
+    func recoverAbandoned(before cutoff: Date) async throws -> Int {
+        let now = clock()
+        return try await database.transaction { executor in
+            let abandoned = try await repository.abandoned(before: cutoff, now: now, limit: 100, on: executor)
+            for var record in abandoned {
+                let wasInFlight = record.payment.status == .processing
+                record.payment.status = .failed
+                record.payment.failureCode = wasInFlight ? "issuerUnavailable" : "pinNotAllowed"
+                record.payment.updatedAt = now
+                record.pendingCardData = nil
+                record.pinTokenHash = nil
+                if wasInFlight { record.nextReversalAt = now } else { record.reversalMessage = nil }
+                try await repository.update(record, on: executor)
+                try await AuditLog.record(
+                    on: executor, at: now, actor: "gateway", entity: "payment", id: record.payment.id,
+                    action: "failed", detail: wasInFlight ? "abandoned in flight; reversal due" : "PIN window closed")
+            }
+            return abandoned.count
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import Crypto
+import EMV
+import Foundation
+import GatewayAPI
+import ISO8583
+import Issuer
+import Logging
+
+/// The payments core: authorises sealed reads through the issuer, and captures, voids, refunds and lists.
+///
+/// Every step that talks to the issuer is bracketed by two transactions: the first stores the payment as
+/// ``PaymentStatus/processing`` with its reversal message (encrypted) before anything is sent, the second stores the
+/// answer. A crash in between leaves a `processing` payment that ``recoverAbandoned(before:)`` reverses, and an
+/// issuer that does not answer in time gets the reversal right away, retried until acknowledged.
+struct PaymentService: Sendable {
+    let database: any SQLDatabase
+    let opener: CardDataOpener
+    let issuer: any IssuerLink
+    let cipher: AtRestCipher
+    /// The AES key of the format 4 PIN blocks the issuer receives (the acquirer–issuer PIN key).
+    let issuerPINKey: [UInt8]
+    let issuerTimeout: Duration
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    let repository = PaymentRepository()
+
+    /// How long a PIN is accepted after the read.
+    static let pinWindow: TimeInterval = 55
+
+    // MARK: Authorisation
+
+    /// Opens the read's card data and authorises it.
+    func authorize(_ request: CreatePaymentRequest, caller: Caller) async throws -> Payment {
+        let kind = request.kind ?? .purchase
+        let currency = try Self.currency(request.currency)
+        switch kind {
+        case .purchase:
+            guard (1...999_999_999_999).contains(request.amount) else {
+                throw GatewayAPIError(code: .invalidRequest, message: "amount must be between 1 and 999999999999")
+            }
+        case .verification:
+            guard request.amount == 0 else {
+                throw GatewayAPIError(code: .invalidRequest, message: "a verification's amount is 0")
+            }
+        }
+        let payload = try await open(request.cardData, caller: caller)
+        let card = payload.authorization
+        try Self.checkCryptogramCovers(card, amount: request.amount, currency: currency)
+        let now = clock()
+        var record = PaymentRecord(
+            payment: Payment(
+                id: Self.newID("pay"), merchantId: caller.merchantId, deviceId: payload.deviceId,
+                readId: payload.readId, kind: kind, status: .processing,
+                captureMethod: kind == .verification ? .automatic : request.captureMethod ?? .automatic,
+                amount: request.amount, currency: currency.alphabeticCode, capturedAmount: 0, refundedAmount: 0,
+                card: PaymentCard(pan: card.pan, entryMode: card.mode == .emv ? "contactlessChip" : "contactlessMagStripe"),
+                issuer: nil, failureCode: nil, pinRequest: nil, createdAt: now, updatedAt: now))
+        record.pinDeadline = payload.createdAt.addingTimeInterval(Self.pinWindow)
+        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: nil, insert: true)
+        return try await exchange(message, record: record, card: card)
+    }
+
+    /// The card data of `sealed`, opened for the caller: a reader session's device, or for an API key (the
+    /// merchant's own server) the device the data names.
+    func open(_ sealed: SealedCardData, caller: Caller) async throws -> CardDataPayload {
+        guard caller.credential != .readerToken else {
+            throw GatewayAPIError(code: .forbidden, message: "payments take a reader session or an API key")
+        }
+        return try await opener.open(sealed, merchantId: caller.merchantId, deviceId: caller.deviceId ?? sealed.deviceId)
+    }
+
+    /// Allocates the next message reference, builds the 0100 and its 0400, and stores the payment as
+    /// ``PaymentStatus/processing`` with the 0400 encrypted — all before anything is sent.
+    func prepareSend(
+        _ record: inout PaymentRecord, card: CardAuthorizationData, currency: Currency, pinBlock: [UInt8]?,
+        insert: Bool
+    ) async throws -> ISO8583Message {
+        let now = clock()
+        let snapshot = record
+        let (stored, message) = try await database.transaction { executor in
+            var record = snapshot
+            let reference = try await repository.nextReference(
+                deviceId: record.payment.deviceId ?? "", merchantId: record.payment.merchantId, date: now,
+                on: executor)
+            let message = Self.authorizationRequest(
+                card, amount: record.payment.amount, currency: currency, kind: record.payment.kind,
+                reference: reference, date: now, pinBlock: pinBlock)
+            let reversal = try Self.reversal(of: message).encoded(using: .contactless)
+            record.stan = reference.stan
+            record.rrn = reference.rrn
+            record.terminalID = reference.terminalID
+            record.reversalMessage = try cipher.seal(reversal, boundTo: record.payment.id)
+            record.payment.status = .processing
+            record.payment.updatedAt = now
+            if insert {
+                try await repository.insert(record, on: executor)
+            } else {
+                try await repository.update(record, on: executor)
+            }
+            try await AuditLog.record(
+                on: executor, at: now, actor: record.payment.merchantId, entity: "payment", id: record.payment.id,
+                action: insert ? "created" : "resubmitted", detail: "stan \(reference.stan)")
+            return (record, message)
+        }
+        record = stored
+        return message
+    }
+
+    /// Sends the 0100 and stores the issuer's answer (or the lack of one).
+    func exchange(_ message: ISO8583Message, record: PaymentRecord, card: CardAuthorizationData) async throws -> Payment {
+        let response: ISO8583Message
+        do {
+            response = try await issuer.send(message, timeout: issuerTimeout)
+        } catch {
+            logger.warning("issuer gave no answer", metadata: ["payment": "\(record.payment.id)", "error": "\(error.code)"])
+            try await failAndReverse(record)
+            throw GatewayAPIError(
+                code: .issuerUnavailable,
+                message: "the issuer did not answer in time; payment \(record.payment.id) was reversed")
+        }
+        return try await store(response, for: record, card: card)
+    }
+
+    /// Stores the 0110's outcome.
+    private func store(_ response: ISO8583Message, for record: PaymentRecord, card: CardAuthorizationData) async throws
+        -> Payment
+    {
+        let code = ResponseCode(rawValue: response[.responseCode]?.text ?? "96")
+        let now = clock()
+        var record = record
+        var payment = record.payment
+        payment.issuer = IssuerOutcome(
+            responseCode: code.rawValue, approvalCode: response[.authorizationCode]?.text,
+            authenticationData: (try? response.iccData())??.first(.issuerAuthenticationData).map {
+                Array($0.value).hexString
+            })
+        payment.updatedAt = now
+        var pinToken: String?
+        switch code {
+        case .approved:
+            record.pendingCardData = nil
+            record.pinTokenHash = nil
+            if payment.captureMethod == .automatic {
+                payment.status = .succeeded
+                payment.capturedAmount = payment.amount
+                // Captured: nothing left to void, so the PAN-bearing reversal goes.
+                record.reversalMessage = nil
+            } else {
+                payment.status = .requiresCapture
+            }
+        case .pinRequired where now < (record.pinDeadline ?? now):
+            payment.status = .requiresPIN
+            let token = Self.newID("pin")
+            pinToken = token
+            record.pinTokenHash = Self.hash(token)
+            record.pendingCardData = try cipher.seal(
+                Array(try JSONEncoder().encode(card)), boundTo: payment.id)
+            record.reversalMessage = nil
+        default:
+            payment.status = .declined
+            payment.failureCode = Self.failureCode(code)
+            record.reversalMessage = nil
+            record.pendingCardData = nil
+            record.pinTokenHash = nil
+        }
+        record.payment = payment
+        let final = record
+        try await database.transaction { executor in
+            try await repository.update(final, on: executor)
+            try await AuditLog.record(
+                on: executor, at: now, actor: "issuer", entity: "payment", id: final.payment.id,
+                action: final.payment.status.rawValue, detail: "response \(code.rawValue)")
+        }
+        if let pinToken, let deadline = record.pinDeadline {
+            payment.pinRequest = PINRequest(pinToken: pinToken, expiresAt: deadline)
+        }
+        return payment
+    }
+
+    // MARK: Support
+
+    static func currency(_ code: String) throws(GatewayAPIError) -> Currency {
+        guard let currency = Currency(alphabeticCode: code) else {
+            throw GatewayAPIError(code: .invalidRequest, message: "currency is not an ISO 4217 code")
+        }
+        return currency
+    }
+
+    /// Checks that the cryptogram covers the asked amount and currency (9F02 and 5F2A of the ICC data), so a
+    /// mismatch is the caller's error here rather than a cryptogram failure at the issuer.
+    static func checkCryptogramCovers(
+        _ card: CardAuthorizationData, amount: Int, currency: Currency
+    ) throws(GatewayAPIError) {
+        guard card.mode == .emv else { return }
+        guard let nodes = try? TLV.parse(card.iccData),
+            let amountNode = nodes.first(.amountAuthorised), let currencyNode = nodes.first(.transactionCurrencyCode)
+        else {
+            throw GatewayAPIError(code: .cardDataInvalid, message: "the card data has no amount or currency")
+        }
+        guard Int(Array(amountNode.value).hexString) == amount,
+            Int(Array(currencyNode.value).hexString) == currency.numericCode
+        else {
+            throw GatewayAPIError(
+                code: .amountMismatch, message: "the amount or currency differs from the one the card was read for")
+        }
+    }
+
+    static func failureCode(_ code: ResponseCode) -> String {
+        switch code {
+        case .insufficientFunds: "insufficientFunds"
+        case .lostCard: "lostCard"
+        case .stolenCard: "stolenCard"
+        case .expiredCard: "expiredCard"
+        case .doNotHonour: "doNotHonour"
+        case .incorrectPIN: "incorrectPIN"
+        case .pinTriesExceeded: "pinTryExceeded"
+        case .pinRequired: "pinNotAllowed"
+        case .exceedsAmountLimit: "exceedsAmountLimit"
+        case .cryptogramReplayed: "cryptogramReplayed"
+        case .cryptogramFailure: "cryptogramFailure"
+        default: "declined"
+        }
+    }
+
+    static func newID(_ prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return prefix + "_" + bytes.hexString.lowercased()
+    }
+
+    static func hash(_ token: String) -> [UInt8] { Array(SHA256.hash(data: Data(token.utf8))) }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The background half of "reversed until acknowledged": every ``interval`` it ends payments left in flight by a
+/// crashed node or past their PIN window, and sends the reversals that are due. At start it runs at once, so a
+/// restarted gateway reverses what it had in flight before serving new payments for long.
+struct ReversalService: Service {
+    let payments: PaymentService
+    let interval: Duration
+    /// How old a `processing` payment must be before it is taken as abandoned: longer than any live request's
+    /// issuer round trip.
+    let abandonedAfter: TimeInterval
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            do {
+                let now = payments.clock()
+                let recovered = try await payments.recoverAbandoned(before: now.addingTimeInterval(-abandonedAfter))
+                let reversed = try await payments.sendDueReversals()
+                if recovered + reversed > 0 {
+                    logger.info("reversal sweep", metadata: ["recovered": "\(recovered)", "reversed": "\(reversed)"])
+                }
+            } catch {
+                logger.warning("reversal sweep failed", metadata: ["error": "\(type(of: error))"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+}

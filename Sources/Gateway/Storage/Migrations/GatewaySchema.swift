@@ -1,0 +1,76 @@
+/// The gateway's tables. Times are BIGINT milliseconds since 1970, booleans 0/1, money BIGINT minor units with a
+/// TEXT ISO 4217 code; card data only as keyed hashes, BIN + last four, or AES-GCM ciphertext under the data key.
+public enum GatewaySchema {
+    /// The schema's name in `schema_migrations`.
+    public static let name = "gateway"
+
+    /// Every step, oldest first. Never edit a released step: add one.
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "merchants, devices, payments, idempotency, audit") { dialect in
+            [
+                """
+                CREATE TABLE merchants (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, country TEXT NOT NULL, currency TEXT NOT NULL,
+                    category_code TEXT NOT NULL, card_acceptor_id TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL,
+                    terms_accepted_at BIGINT, terms_accepted_by TEXT)
+                """,
+                """
+                CREATE TABLE merchant_users (
+                    id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL REFERENCES merchants (id), email TEXT NOT NULL,
+                    role TEXT NOT NULL, created_at BIGINT NOT NULL, UNIQUE (merchant_id, email))
+                """,
+                """
+                CREATE TABLE api_keys (
+                    id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL REFERENCES merchants (id),
+                    secret_hash \(dialect.blobType) NOT NULL UNIQUE, created_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                """
+                CREATE TABLE devices (
+                    id TEXT PRIMARY KEY, terminal_id TEXT NOT NULL UNIQUE, provisioned_at BIGINT NOT NULL,
+                    pin_key \(dialect.blobType), pin_key_id TEXT, next_stan BIGINT NOT NULL DEFAULT 1)
+                """,
+                """
+                CREATE TABLE device_merchant_uses (
+                    device_id TEXT NOT NULL, merchant_id TEXT NOT NULL, last_used_at BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, merchant_id))
+                """,
+                """
+                CREATE TABLE payments (
+                    id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL REFERENCES merchants (id), device_id TEXT,
+                    read_id TEXT UNIQUE, kind TEXT NOT NULL, status TEXT NOT NULL, capture_method TEXT NOT NULL,
+                    amount BIGINT NOT NULL, currency TEXT NOT NULL, captured_amount BIGINT NOT NULL DEFAULT 0,
+                    refunded_amount BIGINT NOT NULL DEFAULT 0, card_bin TEXT, card_last4 TEXT, card_scheme TEXT,
+                    entry_mode TEXT, stan TEXT, rrn TEXT, terminal_id TEXT, response_code TEXT, approval_code TEXT,
+                    failure_code TEXT, issuer_authentication_data \(dialect.blobType),
+                    pending_card_data \(dialect.blobType), pin_token_hash \(dialect.blobType), pin_deadline BIGINT,
+                    wrong_pin_count BIGINT NOT NULL DEFAULT 0, reversal_message \(dialect.blobType),
+                    reversal_attempts BIGINT NOT NULL DEFAULT 0, next_reversal_at BIGINT,
+                    created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX payments_by_merchant ON payments (merchant_id, created_at)",
+                "CREATE INDEX payments_reversal_due ON payments (next_reversal_at)",
+                """
+                CREATE TABLE refunds (
+                    id TEXT PRIMARY KEY, payment_id TEXT REFERENCES payments (id),
+                    merchant_id TEXT NOT NULL REFERENCES merchants (id), amount BIGINT NOT NULL,
+                    currency TEXT NOT NULL, status TEXT NOT NULL, reason TEXT, card_bin TEXT, card_last4 TEXT,
+                    created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX refunds_by_payment ON refunds (payment_id)",
+                """
+                CREATE TABLE idempotency_keys (
+                    merchant_id TEXT NOT NULL, idempotency_key TEXT NOT NULL, request_hash \(dialect.blobType) NOT NULL,
+                    response_status BIGINT, response_body \(dialect.blobType), created_at BIGINT NOT NULL,
+                    locked_until BIGINT NOT NULL, PRIMARY KEY (merchant_id, idempotency_key))
+                """,
+                "CREATE TABLE opened_reads (read_id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+                """
+                CREATE TABLE audit_log (
+                    id \(dialect.autoIncrementKey), at BIGINT NOT NULL, actor TEXT NOT NULL,
+                    entity TEXT NOT NULL, entity_id TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL)
+                """,
+                "CREATE INDEX audit_by_entity ON audit_log (entity, entity_id)",
+            ]
+        }
+    ]
+}

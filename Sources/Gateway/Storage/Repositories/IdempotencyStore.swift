@@ -1,0 +1,89 @@
+import Foundation
+
+/// Idempotency keys in SQL: which request a key was first used for, and the response to replay.
+///
+/// A key is claimed by inserting its row (the primary key (merchant, key) lets exactly one of any number of
+/// concurrent claims win); the winner runs the request and stores its response; the others wait for that response.
+/// A claim whose runner died (its lease passed without a response) may be taken over.
+struct IdempotencyStore: Sendable {
+    /// What a claim found.
+    enum Claim: Sendable, Equatable {
+        /// The caller runs the request.
+        case claimed
+        /// The key's request ran: replay this response.
+        case completed(status: Int, body: [UInt8])
+        /// The key was used with other parameters.
+        case reused
+        /// Another request with the key is running.
+        case inProgress
+    }
+
+    /// How long a response is replayed.
+    static let retention: TimeInterval = 24 * 3600
+
+    /// Claims `key` for the request with `requestHash` at `now`, with a lease of `lease`.
+    func claim(
+        merchantId: String, key: String, requestHash: [UInt8], now: Date, lease: TimeInterval,
+        on database: any SQLDatabase
+    ) async throws -> Claim {
+        try await database.transaction { executor in
+            let inserted = try await executor.query(
+                """
+                INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, created_at, locked_until)
+                VALUES ($1, $2, $3, $4, $5) ON CONFLICT (merchant_id, idempotency_key) DO NOTHING
+                RETURNING merchant_id
+                """,
+                [
+                    .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
+                    .integer(now.addingTimeInterval(lease).millis),
+                ])
+            if !inserted.isEmpty { return .claimed }
+            guard
+                let row = try await executor.query(
+                    """
+                    SELECT request_hash, response_status, response_body, created_at, locked_until
+                    FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2\(executor.dialect.forUpdate)
+                    """, [.text(merchantId), .text(key)]
+                ).first
+            else { return .inProgress }
+            let createdAt = Date(millis: try row.integer("created_at"))
+            let expired = now.timeIntervalSince(createdAt) > Self.retention
+            let lockedUntil = try row.integer("locked_until")
+            let stalled = try row.optionalInteger("response_status") == nil && lockedUntil < now.millis
+            if expired || stalled {
+                // A fresh use of an old key, or a runner that died: start over with this request.
+                try await executor.query(
+                    """
+                    UPDATE idempotency_keys SET request_hash = $3, response_status = NULL, response_body = NULL,
+                        created_at = $4, locked_until = $5 WHERE merchant_id = $1 AND idempotency_key = $2
+                    """,
+                    [
+                        .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
+                        .integer(now.addingTimeInterval(lease).millis),
+                    ])
+                return .claimed
+            }
+            guard try row.blob("request_hash") == requestHash else { return .reused }
+            guard let status = try row.optionalInteger("response_status") else { return .inProgress }
+            return .completed(status: status, body: try row.optionalBlob("response_body") ?? [])
+        }
+    }
+
+    /// Stores the response of the request that claimed `key`.
+    func complete(
+        merchantId: String, key: String, status: Int, body: [UInt8], on executor: any SQLExecutor
+    ) async throws(StorageError) {
+        try await executor.query(
+            """
+            UPDATE idempotency_keys SET response_status = $3, response_body = $4
+            WHERE merchant_id = $1 AND idempotency_key = $2
+            """, [.text(merchantId), .text(key), .integer(status), .blob(body)])
+    }
+
+    /// Gives up a claim whose request did not start (it failed before changing anything), so a retry runs anew.
+    func release(merchantId: String, key: String, on executor: any SQLExecutor) async throws(StorageError) {
+        try await executor.query(
+            "DELETE FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2 AND response_status IS NULL",
+            [.text(merchantId), .text(key)])
+    }
+}

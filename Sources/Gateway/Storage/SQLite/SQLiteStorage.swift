@@ -1,0 +1,130 @@
+import Logging
+import NIOCore
+public import ServiceLifecycle
+import SQLiteNIO
+
+/// The embedded database: one SQLite file (WAL journal, `synchronous=FULL`, so a commit is on disk before it is
+/// acknowledged), or an in-memory database for tests.
+///
+/// SQLite allows one writer at a time, so every statement and transaction goes through one connection behind a
+/// first-come lock; a transaction starts with `BEGIN IMMEDIATE`, taking the write lock up front. Inside
+/// ``transaction(_:)`` use only the executor it passes: calling the storage itself there would wait for the lock the
+/// transaction holds.
+public final class SQLiteStorage: SQLDatabase {
+    /// Always ``SQLDialect/sqlite``.
+    public let dialect = SQLDialect.sqlite
+    private let connection: SQLiteConnection
+    private let lock = AsyncLock()
+
+    private init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Opens (creating if needed) the database file at `path`, or an in-memory database when `path` is nil.
+    /// - Throws: ``StorageError/Code/connectionFailed``.
+    public static func open(path: String?, logger: Logger = Logger(label: "contactless.sqlite")) async throws(
+        StorageError
+    ) -> SQLiteStorage {
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: path.map { .file(path: $0) } ?? .memory, logger: logger)
+        } catch {
+            throw StorageError(.connectionFailed, "cannot open the SQLite database: \(Self.reason(error))")
+        }
+        let storage = SQLiteStorage(connection: connection)
+        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"] {
+            try await storage.execute(pragma, [], on: connection)
+        }
+        return storage
+    }
+
+    public func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
+        do {
+            return try await lock.withLock { try await self.execute(sql, binds, on: self.connection) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(.queryFailed, "a statement failed")
+        }
+    }
+
+    public func transaction<Result: Sendable>(
+        _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result {
+        try await lock.withLock {
+            let executor = Executor(storage: self)
+            try await self.execute("BEGIN IMMEDIATE", [], on: self.connection)
+            do {
+                let result = try await body(executor)
+                try await self.execute("COMMIT", [], on: self.connection)
+                return result
+            } catch {
+                _ = try? await self.execute("ROLLBACK", [], on: self.connection)
+                throw error
+            }
+        }
+    }
+
+    /// Waits until the service group shuts down, then closes the file.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await lock.withLock { try await self.connection.close() }
+    }
+
+    /// Runs one statement on the connection, without the lock (callers hold it).
+    @discardableResult
+    fileprivate func execute(
+        _ sql: String, _ binds: [SQLValue], on connection: SQLiteConnection
+    ) async throws(StorageError) -> [SQLRow] {
+        let data = binds.map(Self.data)
+        do {
+            let rows = try await connection.query(dialect.placeholders(sql), data)
+            return rows.map { row in
+                SQLRow(Dictionary(row.columns.map { ($0.name, Self.value($0.data)) }, uniquingKeysWith: { $1 }))
+            }
+        } catch let error as SQLiteError {
+            switch error.reason {
+            case .constraintUniqueFailed, .constraintPrimaryKeyFailed:
+                throw StorageError(.uniqueViolation, "a unique key is taken: \(Self.reason(error))")
+            default:
+                throw StorageError(.queryFailed, "a statement failed: \(Self.reason(error))")
+            }
+        } catch {
+            throw StorageError(.queryFailed, "a statement failed")
+        }
+    }
+
+    /// The error's class, never its message: SQLite quotes values in some messages.
+    private static func reason(_ error: any Error) -> String {
+        (error as? SQLiteError).map { "\($0.reason)" } ?? "\(type(of: error))"
+    }
+
+    private static func data(_ value: SQLValue) -> SQLiteData {
+        switch value {
+        case .integer(let integer): .integer(integer)
+        case .text(let text): .text(text)
+        case .blob(let bytes): .blob(ByteBuffer(bytes: bytes))
+        case .null: .null
+        }
+    }
+
+    private static func value(_ data: SQLiteData) -> SQLValue {
+        switch data {
+        case .integer(let integer): .integer(Int(integer))
+        case .float(let double): .integer(Int(double))
+        case .text(let text): .text(text)
+        case .blob(let buffer): .blob(Array(buffer.readableBytesView))
+        case .null: .null
+        }
+    }
+
+    /// The executor a transaction's body gets: the storage's connection without taking the lock again.
+    private struct Executor: SQLExecutor {
+        let storage: SQLiteStorage
+        var dialect: SQLDialect { .sqlite }
+
+        func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
+            try await storage.execute(sql, binds, on: storage.connection)
+        }
+    }
+}
