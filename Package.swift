@@ -55,7 +55,14 @@ let package = Package(
         ),
         .target(
             name: "Issuer",
-            dependencies: ["EMV", "ISO8583", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "EMV", "ISO8583",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictness
         ),
         .target(
@@ -119,6 +126,7 @@ let package = Package(
                 "EMV",
                 "CryptoBatch",
                 "ISO8583",
+                "Issuer",
                 "SmartCard",
                 "CardEmulator",
                 "ReaderKernel",
@@ -145,7 +153,14 @@ let package = Package(
         ),
         .testTarget(
             name: "IssuerTests",
-            dependencies: ["Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard"],
+            dependencies: [
+                "Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard", "Gateway", "GatewayAPI",
+                "ContactlessTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

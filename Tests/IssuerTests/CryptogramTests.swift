@@ -15,7 +15,7 @@ struct CryptogramTests {
             let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
             let response = try #require(
                 await IssuerFixture.host().handle(
-                    IssuerFixture.authorizationRequest(data), at: IssuerFixture.transactionDate))
+                    try IssuerFixture.authorizationRequest(data), at: IssuerFixture.transactionDate))
             let issuerData = try #require(response.iccData()?.first(.issuerAuthenticationData)).value
             let profile = try IssuerFixture.profile(card)
             let cardSide = CardCryptograms(
@@ -44,7 +44,7 @@ struct CryptogramTests {
         let card = try #require(TestCards.card(.approve, scheme))
         let host = try IssuerFixture.host()
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-        let request = IssuerFixture.authorizationRequest(data)
+        let request = try IssuerFixture.authorizationRequest(data)
 
         for tag in [EMV.Tag.applicationCryptogram, .amountAuthorised, .unpredictableNumber] {
             var tampered = request
@@ -65,8 +65,8 @@ struct CryptogramTests {
         let card = try #require(TestCards.card(.approve, scheme))
         let host = try IssuerFixture.host()
         let channel = try IssuerFixture.channel(card)
-        let first = IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel), stan: 1)
-        let second = IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel), stan: 2)
+        let first = try IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel), stan: 1)
+        let second = try IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel), stan: 2)
 
         #expect(await host.handle(second, at: IssuerFixture.transactionDate)?.responseCode == .approved)
         // The same request again, and an older ATC that was never seen: both replays.
@@ -75,7 +75,7 @@ struct CryptogramTests {
         #expect(ResponseCode.cryptogramReplayed.rawValue == "63")
         #expect(AuthorizationResult.cryptogramReplayed.responseCode == .cryptogramReplayed)
         // A fresh tap still works.
-        let third = IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel), stan: 3)
+        let third = try IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel), stan: 3)
         #expect(await host.handle(third, at: IssuerFixture.transactionDate)?.responseCode == .approved)
     }
 
@@ -84,7 +84,7 @@ struct CryptogramTests {
         let card = try #require(TestCards.card(.insufficientFunds, .visa))
         let host = try IssuerFixture.host()
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-        let request = IssuerFixture.authorizationRequest(data, minorUnits: 1_000)
+        let request = try IssuerFixture.authorizationRequest(data, minorUnits: 1_000)
         #expect(await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .insufficientFunds)
         #expect(await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .cryptogramReplayed)
     }
@@ -95,7 +95,7 @@ struct CryptogramTests {
         let card = try #require(TestCards.card(.approve, .visa))
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
         let empty = IssuerHost(keys: keys, repository: InMemoryIssuerRepository())
-        let request = IssuerFixture.authorizationRequest(data)
+        let request = try IssuerFixture.authorizationRequest(data)
         #expect(await empty.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .invalidCardNumber)
 
         let noRanges = try IssuerKeys(

@@ -1,6 +1,9 @@
 import CardEmulator
+import ContactlessTesting
 import EMV
 import Foundation
+import Gateway
+import GatewayAPI
 import ISO8583
 import Issuer
 import ReaderKernel
@@ -14,25 +17,8 @@ enum IssuerFixture {
     static let transactionDate = personalisationDate.addingTimeInterval(3_600)
     static let utc = TimeZone(identifier: "UTC") ?? .current
 
-    /// Fixed data and PIN keys (test values), and the shipped profiles' issuer master keys for the test BIN ranges.
-    static func keys() throws -> IssuerKeys {
-        func masterKeys(_ profile: CardProfile) throws -> IssuerMasterKeys {
-            try IssuerMasterKeys(
-                ac: profile.issuerMasterKeys.ac.bytes, smi: profile.issuerMasterKeys.smi.bytes,
-                smc: profile.issuerMasterKeys.smc.bytes)
-        }
-        return try IssuerKeys(
-            masterKeys: [
-                .init(prefix: TestCards.visaPrefix, keys: try masterKeys(CardProfile.visaTest)),
-                .init(prefix: TestCards.mastercardPrefix, keys: try masterKeys(CardProfile.mastercardTest)),
-            ],
-            panHashKey: Array(repeating: 0x11, count: 32), panEncryptionKey: Array(repeating: 0x22, count: 32),
-            pinVerificationKey: Array(repeating: 0x33, count: 32), zonePINKey: zonePINKey,
-            pinEncryptionKey: pinEncryptionKey)
-    }
-
-    static let zonePINKey: [UInt8] = [UInt8](hex: "0123456789ABCDEFFEDCBA9876543210") ?? []
-    static let pinEncryptionKey: [UInt8] = [UInt8](hex: "000102030405060708090A0B0C0D0E0F") ?? []
+    /// The test issuer's keys (fixed data and PIN keys, the shipped profiles' issuer master keys).
+    static func keys() throws -> IssuerKeys { try IssuerKeys.test }
 
     /// A host holding every test card's account in a fresh in-memory repository.
     static func host() throws -> IssuerHost {
@@ -72,69 +58,38 @@ enum IssuerFixture {
         return try #require(result.outcome.authorizationData)
     }
 
-    /// The 0100 the gateway will build from a tap: fields 2, 3, 4, 7, 11, 12, 14, 22, 23, 35, 37, 41, 42, 49, 55
-    /// (and 52 with a PIN block).
+    /// The 0100 the gateway builds from a tap (``AuthorizationMessage``): a purchase in EUR at terminal `TERM0001`,
+    /// RRN the STAN on 12 digits.
     static func authorizationRequest(
         _ data: AuthorizationData, minorUnits: Int = 1_000, stan: Int = 1, pinBlock: [UInt8]? = nil
-    ) -> ISO8583Message {
-        var message = ISO8583Message(mti: .authorizationRequest)
-        message[.pan] = .text(data.pan.digits)
-        message[.processingCode] = "000000"
-        message[.amount] = .text(padded(minorUnits, 12))
-        message[.transmissionDateTime] = .text(timestamp("MMddHHmmss"))
-        message[.systemTraceAuditNumber] = .text(padded(stan, 6))
-        message[.localTime] = .text(timestamp("HHmmss"))
-        if let expiry = data.expiry { message[.expirationDate] = .text(expiry.yymm) }
-        message[.posEntryMode] = "071"
-        if let psn = data.panSequenceNumber { message[.cardSequenceNumber] = .text("0" + [psn].hexString) }
-        if let track2 = data.track2 { message[.track2] = .text(track2Text(track2)) }
-        message[.retrievalReferenceNumber] = .text(padded(stan, 12))
-        message[.terminalID] = "TERM0001"
-        message[.merchantID] = "MERCHANT0000001"
-        message[.currencyCode] = "978"
-        if let pinBlock { message[.pinBlock] = .binary(pinBlock) }
-        message.setICCData(data.iccData)
-        return message
+    ) throws -> ISO8583Message {
+        try message(data, minorUnits: minorUnits, stan: stan, pinBlock: pinBlock).request()
     }
 
-    /// The 0400 reversing the 0100 with this STAN (same RRN and terminal).
-    static func reversal(of request: ISO8583Message) -> ISO8583Message {
-        var reversal = request
-        reversal.mti = .reversalRequest
-        for field: ISO8583Field in [.expirationDate, .posEntryMode, .cardSequenceNumber, .track2, .pinBlock, .iccData] {
-            reversal[field] = nil
-        }
-        return reversal
+    /// The builder behind ``authorizationRequest(_:minorUnits:stan:pinBlock:)``.
+    static func message(
+        _ data: AuthorizationData, minorUnits: Int = 1_000, stan: Int = 1, pinBlock: [UInt8]? = nil
+    ) -> AuthorizationMessage {
+        AuthorizationMessage(
+            card: CardAuthorizationData(data),
+            amount: minorUnits, currency: .eur, type: .purchase, systemTraceAuditNumber: stan,
+            retrievalReferenceNumber: String(format: "%012d", stan), terminalID: "TERM0001",
+            merchantID: "MERCHANT0000001", transmissionDate: transactionDate, localTimeZone: utc, pinBlock: pinBlock)
     }
 
-    /// Track 2 as field 35 carries it: digits, `=` for the separator, no pad nibble.
-    static func track2Text(_ track2: Track2EquivalentData) -> String {
-        var text = track2.bytes.hexString.replacingOccurrences(of: "D", with: "=")
-        while text.hasSuffix("F") { text.removeLast() }
-        return text
+    /// The 0400 reversing a 0100 (same STAN, RRN and terminal).
+    static func reversal(of request: ISO8583Message) throws -> ISO8583Message {
+        try AuthorizationMessage.reversal(of: request)
     }
 
     /// An ISO 9564 format 0 PIN block under the zone PIN key.
     static func format0PINBlock(_ pin: String, pan: String) throws -> [UInt8] {
-        try TDESKey(zonePINKey).encryptECB(try PINBlock.encodeISO0(pin: pin, pan: pan))
+        try TDESKey(IssuerKeys.testZonePINKey).encryptECB(try PINBlock.encodeISO0(pin: pin, pan: pan))
     }
 
     /// An ISO 9564 format 4 PIN block under the PIN encryption key.
     static func format4PINBlock(_ pin: String, pan: String) throws -> [UInt8] {
-        try PINBlock.encipherISO4(pin: pin, pan: pan, key: pinEncryptionKey)
-    }
-
-    static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    static func timestamp(_ format: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = utc
-        formatter.dateFormat = format
-        return formatter.string(from: transactionDate)
+        try PINBlock.encipherISO4(pin: pin, pan: pan, key: IssuerKeys.testPINEncryptionKey)
     }
 
     /// Distinct, deterministic unpredictable numbers.

@@ -13,7 +13,7 @@ struct MessageTests {
     func roundTrip(scheme: TestCard.Scheme) async throws {
         let card = try #require(TestCards.card(.approve, scheme))
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-        let request = IssuerFixture.authorizationRequest(data)
+        let request = try IssuerFixture.authorizationRequest(data)
         let decodedRequest = try ISO8583Message(
             decoding: try request.encoded(using: .contactless), using: .contactless)
         #expect(decodedRequest.fieldNumbers == [2, 3, 4, 7, 11, 12, 14, 22, 23, 35, 37, 41, 42, 49, 55])
@@ -40,7 +40,7 @@ struct MessageTests {
         #expect(await host.handle(ISO8583Message(mti: .authorizationResponse), at: .now) == nil)
 
         let card = try #require(TestCards.card(.approve, .visa))
-        let request = IssuerFixture.authorizationRequest(try await IssuerFixture.tap(try IssuerFixture.channel(card)))
+        let request = try IssuerFixture.authorizationRequest(try await IssuerFixture.tap(try IssuerFixture.channel(card)))
         for field: ISO8583Field in [.pan, .processingCode, .amount, .systemTraceAuditNumber, .currencyCode, .iccData] {
             var incomplete = request
             incomplete[field] = nil
@@ -66,7 +66,7 @@ struct MessageTests {
             var account = base
             change(&account)
             let host = IssuerHost(keys: keys, repository: try InMemoryIssuerRepository(accounts: [account]))
-            var request = IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel))
+            var request = try IssuerFixture.authorizationRequest(try await IssuerFixture.tap(channel))
             edit(&request)
             return await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode
         }
@@ -124,11 +124,11 @@ struct MessageTests {
         for card in TestCards.all {
             let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
             let pinBlock = try IssuerFixture.format0PINBlock(TestCards.pin, pan: card.pan)
-            let request = IssuerFixture.authorizationRequest(data, pinBlock: pinBlock)
+            let request = try IssuerFixture.authorizationRequest(data, pinBlock: pinBlock)
             secrets += [card.pan, try #require(data.track2).bytes.hexString, pinBlock.hexString]
-            if let track2 = data.track2 { secrets.append(IssuerFixture.track2Text(track2)) }
+            if let track2 = request[.track2]?.text { secrets.append(track2) }
             let response = await host.handle(request, at: IssuerFixture.transactionDate)
-            let reversal = await host.handle(IssuerFixture.reversal(of: request), at: IssuerFixture.transactionDate)
+            let reversal = await host.handle(try IssuerFixture.reversal(of: request), at: IssuerFixture.transactionDate)
             describe(request)
             if let response { describe(response) }
             if let reversal { describe(reversal) }
@@ -140,7 +140,7 @@ struct MessageTests {
         for profile in [try CardProfile.visaTest, try CardProfile.mastercardTest] {
             secrets += [profile.issuerMasterKeys.ac.bytes.hexString, profile.issuerMasterKeys.smi.bytes.hexString]
         }
-        secrets += [IssuerFixture.zonePINKey.hexString, IssuerFixture.pinEncryptionKey.hexString]
+        secrets += [IssuerKeys.testZonePINKey.hexString, IssuerKeys.testPINEncryptionKey.hexString]
         describe(keys)
         describe(keys.masterKeys)
         let errors: [IssuerError] = [

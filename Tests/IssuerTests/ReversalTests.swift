@@ -15,11 +15,11 @@ struct ReversalTests {
         let host = IssuerHost(keys: keys, repository: try TestCards.repository(keys: keys))
         let keyedPAN = keys.keyedHash(of: try PAN(card.pan))
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-        let request = IssuerFixture.authorizationRequest(data, minorUnits: 1_000, stan: 7)
+        let request = try IssuerFixture.authorizationRequest(data, minorUnits: 1_000, stan: 7)
         #expect(await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .approved)
         #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance - 1_000)
 
-        let reversal = IssuerFixture.reversal(of: request)
+        let reversal = try IssuerFixture.reversal(of: request)
         for _ in 0..<3 {
             let response = try #require(await host.handle(reversal, at: IssuerFixture.transactionDate))
             #expect(response.mti == .reversalResponse)
@@ -39,9 +39,9 @@ struct ReversalTests {
         let host = try IssuerFixture.host()
         let card = try #require(TestCards.card(.lost, .visa))
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-        let request = IssuerFixture.authorizationRequest(data, stan: 9)
+        let request = try IssuerFixture.authorizationRequest(data, stan: 9)
         #expect(await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .lostCard)
-        let reversal = IssuerFixture.reversal(of: request)
+        let reversal = try IssuerFixture.reversal(of: request)
         #expect(await host.handle(reversal, at: IssuerFixture.transactionDate)?.responseCode == .originalNotFound)
 
         var otherCard = reversal
@@ -70,7 +70,7 @@ struct BalanceTests {
         var requests: [ISO8583Message] = []
         for stan in 1...4 {
             let data = try await IssuerFixture.tap(channel, minorUnits: 300)
-            requests.append(IssuerFixture.authorizationRequest(data, minorUnits: 300, stan: stan))
+            requests.append(try IssuerFixture.authorizationRequest(data, minorUnits: 300, stan: stan))
         }
         // Results come back in completion order: keep each with its request's index.
         let codes = await withTaskGroup(of: (Int, ResponseCode?).self) { group in
@@ -86,7 +86,7 @@ struct BalanceTests {
         #expect(codes.allSatisfy { [.approved, .insufficientFunds, .cryptogramReplayed].contains($0) })
         let approved = try #require(
             zip(requests, codes).first { $0.1 == .approved }?.0)
-        let reversal = await host.handle(IssuerFixture.reversal(of: approved), at: IssuerFixture.transactionDate)
+        let reversal = await host.handle(try IssuerFixture.reversal(of: approved), at: IssuerFixture.transactionDate)
         #expect(reversal?.responseCode == .approved)
         #expect(await host.handle(requests[3], at: IssuerFixture.transactionDate)?.responseCode == .approved)
     }

@@ -13,7 +13,7 @@ struct RobustnessTests {
         let host = try IssuerFixture.host()
         let card = try #require(TestCards.card(.approve, .visa))
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-        let request = IssuerFixture.authorizationRequest(data)
+        let request = try IssuerFixture.authorizationRequest(data)
         var variants: [ISO8583Message] = []
         for length in 0..<data.iccData.count {
             var truncated = request
@@ -54,9 +54,9 @@ struct RobustnessTests {
     func reversalAdvice() async throws {
         let host = try IssuerFixture.host()
         let card = try #require(TestCards.card(.approve, .mastercard))
-        let request = IssuerFixture.authorizationRequest(try await IssuerFixture.tap(try IssuerFixture.channel(card)))
+        let request = try IssuerFixture.authorizationRequest(try await IssuerFixture.tap(try IssuerFixture.channel(card)))
         #expect(await host.handle(request, at: IssuerFixture.transactionDate)?.responseCode == .approved)
-        var advice = IssuerFixture.reversal(of: request)
+        var advice = try IssuerFixture.reversal(of: request)
         advice.mti = .reversalAdvice
         let response = await host.handle(advice, at: IssuerFixture.transactionDate)
         #expect(response?.mti == .reversalAdviceResponse)

@@ -14,7 +14,7 @@ struct TestCardTests {
     func documentedResponse(card: TestCard) async throws {
         let host = try IssuerFixture.host()
         let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-        let request = IssuerFixture.authorizationRequest(data)
+        let request = try IssuerFixture.authorizationRequest(data)
         let response = await host.handle(request, at: IssuerFixture.transactionDate)
         guard let expected = card.behaviour.responseCode else {
             #expect(response == nil, "the timeout card gets no answer")
@@ -53,11 +53,11 @@ struct TestCardTests {
         let channel = try IssuerFixture.channel(card)
         let over = try await IssuerFixture.tap(channel, minorUnits: 501)
         let declined = await host.handle(
-            IssuerFixture.authorizationRequest(over, minorUnits: 501, stan: 1), at: IssuerFixture.transactionDate)
+            try IssuerFixture.authorizationRequest(over, minorUnits: 501, stan: 1), at: IssuerFixture.transactionDate)
         #expect(declined?.responseCode == .insufficientFunds)
         let exact = try await IssuerFixture.tap(channel, minorUnits: 500)
         let approved = await host.handle(
-            IssuerFixture.authorizationRequest(exact, minorUnits: 500, stan: 2), at: IssuerFixture.transactionDate)
+            try IssuerFixture.authorizationRequest(exact, minorUnits: 500, stan: 2), at: IssuerFixture.transactionDate)
         #expect(approved?.responseCode == .approved)
     }
 

@@ -1,0 +1,36 @@
+import EMV
+
+extension IssuerKeys {
+    /// The zone PIN key of ``test``: TDES, for ISO 9564 format 0 PIN blocks in tests and demos.
+    public static let testZonePINKey: [UInt8] = [UInt8](hex: "0123456789ABCDEFFEDCBA9876543210") ?? []
+    /// The PIN encryption key of ``test``: AES-128, for ISO 9564 format 4 PIN blocks in tests and demos.
+    public static let testPINEncryptionKey: [UInt8] = [UInt8](hex: "000102030405060708090A0B0C0D0E0F") ?? []
+
+    /// The keys of the test issuer: the shipped test profiles' issuer master keys (CardEmulator's `visa-test.json`
+    /// and `mastercard-test.json`, which personalise the ``TestCards``) for the test BIN ranges, and fixed, public
+    /// data and PIN keys. Test data only: anyone can read these keys.
+    ///
+    /// The master keys are written out here, not read from the profiles, so that the issuer does not depend on the
+    /// card emulator; IssuerTests checks that they are the profiles' keys.
+    public static var test: IssuerKeys {
+        get throws(IssuerError) {
+            func hex(_ text: String) -> [UInt8] { [UInt8](hex: text) ?? [] }
+            return try IssuerKeys(
+                masterKeys: [
+                    Range(
+                        prefix: TestCards.visaPrefix,
+                        keys: try IssuerMasterKeys(
+                            ac: hex("0123456789ABCDEFFEDCBA9876543210"), smi: hex("1032547698BADCFEEFCDAB8967452301"),
+                            smc: hex("89ABCDEF0123456776543210FEDCBA98"))),
+                    Range(
+                        prefix: TestCards.mastercardPrefix,
+                        keys: try IssuerMasterKeys(
+                            ac: hex("9E15204313F7318ACB79B90BD986AD29"), smi: hex("4664942FE615FB02E5D57F292AA2B3B6"),
+                            smc: hex("CE293B8CC12A977379EF256D76109492"))),
+                ],
+                panHashKey: Array(repeating: 0x11, count: 32), panEncryptionKey: Array(repeating: 0x22, count: 32),
+                pinVerificationKey: Array(repeating: 0x33, count: 32), zonePINKey: testZonePINKey,
+                pinEncryptionKey: testPINEncryptionKey)
+        }
+    }
+}
