@@ -72,6 +72,19 @@ enum TestDatabases {
     private static func withPostgres<Result: Sendable>(
         _ migrators: [Migrator], _ body: (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
+        try await withPostgresDatabase { url in
+            let database = PostgresStorage(url: url, maximumConnections: 10, logger: quiet)
+            return try await GatewayDatabase.running(database, logger: quiet) {
+                for migrator in migrators { try await migrator.migrate(database) }
+                return try await body(database)
+            }
+        }
+    }
+
+    /// Runs `body` with the URL of a PostgreSQL database created for it and dropped after it (whatever `body` does).
+    static func withPostgresDatabase<Result: Sendable>(
+        _ body: (PostgresURL) async throws -> Result
+    ) async throws -> Result {
         let adminURL = try PostgresURL(try #require(postgresURL, "CONTACTLESS_POSTGRES_URL is not set"))
         let admin = PostgresStorage(url: adminURL, maximumConnections: 1, logger: quiet)
         let name = "contactless_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
@@ -79,12 +92,7 @@ enum TestDatabases {
             try await admin.query("CREATE DATABASE \(name)")
             let outcome: Swift.Result<Result, any Error>
             do {
-                let database = PostgresStorage(url: adminURL.with(database: name), maximumConnections: 10, logger: quiet)
-                outcome = .success(
-                    try await GatewayDatabase.running(database, logger: quiet) {
-                        for migrator in migrators { try await migrator.migrate(database) }
-                        return try await body(database)
-                    })
+                outcome = .success(try await body(adminURL.with(database: name)))
             } catch {
                 outcome = .failure(error)
             }
