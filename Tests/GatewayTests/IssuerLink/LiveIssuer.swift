@@ -42,7 +42,7 @@ enum LiveIssuer {
         IssuerServer(
             issuer: host,
             configuration: IssuerServer.Configuration(framing: ISO8583Framing(maximumMessageLength: maximumMessageLength)),
-            logger: logger("test.issuer-server"), clock: { IssuerFixture.transactionDate })
+            logger: logger("test.issuer-server"))
     }
 
     /// A TCP link to `port` on the loopback.
