@@ -130,6 +130,8 @@ let package = Package(
                 "SmartCard",
                 "CardEmulator",
                 "ReaderKernel",
+                "Gateway",
+                "GatewayAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -26,7 +26,8 @@ extension PaymentService {
             throw GatewayAPIError(code: .pinNotAllowed, message: "the PIN window (55 s after the read) has passed")
         }
         let card = try JSONDecoder().decode(
-            CardAuthorizationData.self, from: Data(try cipher.open(pending, boundTo: record.payment.id)))
+            CardAuthorizationData.self,
+            from: Data(try keys.open(pending, authenticating: Array(record.payment.id.utf8))))
         let translated = try await translate(pinBlock, pan: card.pan, deviceId: record.payment.deviceId ?? "")
         let currency = try Self.currency(record.payment.currency)
         let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: translated, insert: false)
@@ -45,14 +46,13 @@ extension PaymentService {
 
     /// The format 4 block under the device's PIN key, re-enciphered under the issuer's PIN key.
     private func translate(_ pinBlock: [UInt8], pan: PAN, deviceId: String) async throws -> [UInt8] {
-        guard
-            let row = try await database.query("SELECT pin_key FROM devices WHERE id = $1", [.text(deviceId)]).first,
-            let sealedKey = try row.optionalBlob("pin_key")
+        guard let deviceKey = try await DeviceRepository(database: database).pinKeyBytes(deviceId: deviceId, keys: keys)
         else { throw GatewayAPIError(code: .pinNotAllowed, message: "the device has no PIN key; prepare it again") }
-        let deviceKey = try cipher.open(sealedKey, boundTo: deviceId)
-        guard let pin = try? PINBlock.decipherISO4(pinBlock, pan: pan.digits, key: deviceKey) else {
-            // Not a block under this device's key: as the issuer would, count it as a wrong PIN.
-            return try PINBlock.encipherISO4(pin: "0000", pan: pan.digits, key: Array(repeating: 0, count: 16))
+        guard let pin = try? PINBlock.decipherISO4(pinBlock, pan: pan.digits, key: deviceKey.key) else {
+            // Not a block under this device's key: passed on as random bytes the issuer cannot decipher, which it
+            // counts as a wrong PIN (the try counter is the issuer's).
+            var generator = SystemRandomNumberGenerator()
+            return (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         }
         return try PINBlock.encipherISO4(pin: pin, pan: pan.digits, key: issuerPINKey)
     }
@@ -62,7 +62,7 @@ extension PaymentService {
         _ id: String, merchantId: String, card: CardAuthorizationData, tokenHash: [UInt8]
     ) async throws {
         let now = clock()
-        let sealed = try cipher.seal(Array(try JSONEncoder().encode(card)), boundTo: id)
+        let sealed = keys.seal(Array(try JSONEncoder().encode(card)), authenticating: Array(id.utf8))
         try await database.transaction { executor in
             guard var record = try await repository.payment(id, merchantId: merchantId, locking: true, on: executor)
             else { return }

@@ -35,7 +35,7 @@ extension PaymentService {
     func reverse(_ record: PaymentRecord) async throws -> Bool {
         guard let sealed = record.reversalMessage else { return true }
         let message = try ISO8583Message(
-            decoding: try cipher.open(sealed, boundTo: record.payment.id), using: .contactless)
+            decoding: try keys.open(sealed, authenticating: Array(record.payment.id.utf8)), using: .contactless)
         let response = try? await issuer.send(message, timeout: issuerTimeout)
         let code = response.map { ResponseCode(rawValue: $0[.responseCode]?.text ?? "") }
         let acknowledged = code == .approved || code == .originalNotFound

@@ -16,7 +16,9 @@ struct PaymentService: Sendable {
     let database: any SQLDatabase
     let opener: CardDataOpener
     let issuer: any IssuerLink
-    let cipher: AtRestCipher
+    /// The data key seals what is kept for a while: the reversal message (it holds the PAN) and, while a PIN is
+    /// awaited, the read's card data — each bound to its payment's id, so it cannot be moved to another row.
+    let keys: GatewayKeys
     /// The AES key of the format 4 PIN blocks the issuer receives (the acquirer–issuer PIN key).
     let issuerPINKey: [UInt8]
     let issuerTimeout: Duration
@@ -89,7 +91,7 @@ struct PaymentService: Sendable {
             record.stan = reference.stan
             record.rrn = reference.rrn
             record.terminalID = reference.terminalID
-            record.reversalMessage = try cipher.seal(reversal, boundTo: record.payment.id)
+            record.reversalMessage = keys.seal(reversal, authenticating: Array(record.payment.id.utf8))
             record.payment.status = .processing
             record.payment.updatedAt = now
             if insert {
@@ -153,8 +155,8 @@ struct PaymentService: Sendable {
             let token = Self.newID("pin")
             pinToken = token
             record.pinTokenHash = Self.hash(token)
-            record.pendingCardData = try cipher.seal(
-                Array(try JSONEncoder().encode(card)), boundTo: payment.id)
+            record.pendingCardData = keys.seal(
+                Array(try JSONEncoder().encode(card)), authenticating: Array(payment.id.utf8))
             record.reversalMessage = nil
         default:
             payment.status = .declined

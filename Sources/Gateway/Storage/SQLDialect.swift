@@ -17,14 +17,20 @@ public enum SQLDialect: String, Sendable, Hashable {
     /// transactions (`BEGIN IMMEDIATE`) already exclude every other writer.
     public var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
 
-    /// `sql` with its `$N` placeholders in this dialect's form (SQLite numbers its parameters `?N`).
+    /// `sql` with its `$N` placeholders in this dialect's form (SQLite numbers its parameters `?N`); a `$` inside a
+    /// quoted string or identifier stays as it is.
     func placeholders(_ sql: String) -> String {
         guard self == .sqlite else { return sql }
         var result = ""
         result.reserveCapacity(sql.utf8.count)
         var previous: Character?
+        var quote: Character?
         for character in sql {
-            if character.isNumber, previous == "$" {
+            if let open = quote {
+                if character == open { quote = nil }  // a doubled quote closes and reopens: same result
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character.isASCII, character.isNumber, previous == "$" {
                 result.removeLast()
                 result.append("?")
             }

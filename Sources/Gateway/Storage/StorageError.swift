@@ -9,7 +9,7 @@ public struct StorageError: CodedError {
     /// What went wrong.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
-            case connectionFailed, queryFailed, uniqueViolation, corruptRow, migrationFailed
+            case connectionFailed, queryFailed, uniqueViolation, transactionConflict, corruptRow, migrationFailed
         }
 
         private let base: Base
@@ -21,6 +21,9 @@ public struct StorageError: CodedError {
         public static let queryFailed = Code(.queryFailed)
         /// An insert or update hit a unique key that is taken.
         public static let uniqueViolation = Code(.uniqueViolation)
+        /// A transaction lost a deadlock or serialization conflict (PostgreSQL `40P01`, `40001`) and retrying it a
+        /// few times did not help; nothing of it was committed, so the whole operation may be retried.
+        public static let transactionConflict = Code(.transactionConflict)
         /// A row lacks a column or holds a value of another type than the schema's.
         public static let corruptRow = Code(.corruptRow)
         /// A migration failed; the schema is at the version before it.
@@ -55,6 +58,8 @@ public struct StorageError: CodedError {
     public static let queryFailed = pattern(.queryFailed)
     /// Matches any ``Code/uniqueViolation`` error.
     public static let uniqueViolation = pattern(.uniqueViolation)
+    /// Matches any ``Code/transactionConflict`` error.
+    public static let transactionConflict = pattern(.transactionConflict)
     /// Matches any ``Code/corruptRow`` error.
     public static let corruptRow = pattern(.corruptRow)
     /// Matches any ``Code/migrationFailed`` error.

@@ -73,4 +73,7 @@ public enum GatewaySchema {
             ]
         }
     ]
+
+    /// The migrator for these steps.
+    public static var migrator: Migrator { Migrator(schema: name, migrations: migrations) }
 }

@@ -1,6 +1,6 @@
 import Logging
 import NIOCore
-public import ServiceLifecycle
+import ServiceLifecycle
 import SQLiteNIO
 
 /// The embedded database: one SQLite file (WAL journal, `synchronous=FULL`, so a commit is on disk before it is
@@ -56,6 +56,7 @@ public final class SQLiteStorage: SQLDatabase {
             try await self.execute("BEGIN IMMEDIATE", [], on: self.connection)
             do {
                 let result = try await body(executor)
+                try executor.failure.check()
                 try await self.execute("COMMIT", [], on: self.connection)
                 return result
             } catch {
@@ -65,10 +66,12 @@ public final class SQLiteStorage: SQLDatabase {
         }
     }
 
-    /// Waits until the service group shuts down, then closes the file.
+    /// Waits until the service group shuts down (or the task is cancelled), then closes the file.
     public func run() async throws {
         try? await gracefulShutdown()
-        try await lock.withLock { try await self.connection.close() }
+        // The future-based close: the async one refuses to run in a cancelled task, and a connection left open
+        // traps when it is released.
+        try await lock.withLock { try await self.connection.close().get() }
     }
 
     /// Runs one statement on the connection, without the lock (callers hold it).
@@ -111,7 +114,8 @@ public final class SQLiteStorage: SQLDatabase {
     private static func value(_ data: SQLiteData) -> SQLValue {
         switch data {
         case .integer(let integer): .integer(Int(integer))
-        case .float(let double): .integer(Int(double))
+        // No schema here has REAL columns; one that holds no 64-bit integer reads as NULL rather than trapping.
+        case .float(let double): Int(exactly: double.rounded(.towardZero)).map(SQLValue.integer) ?? .null
         case .text(let text): .text(text)
         case .blob(let buffer): .blob(Array(buffer.readableBytesView))
         case .null: .null
@@ -121,10 +125,15 @@ public final class SQLiteStorage: SQLDatabase {
     /// The executor a transaction's body gets: the storage's connection without taking the lock again.
     private struct Executor: SQLExecutor {
         let storage: SQLiteStorage
+        let failure = StatementFailure()
         var dialect: SQLDialect { .sqlite }
 
         func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
-            try await storage.execute(sql, binds, on: storage.connection)
+            do {
+                return try await storage.execute(sql, binds, on: storage.connection)
+            } catch {
+                throw failure.record(error)
+            }
         }
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import GatewayAPI
+public import Hummingbird
+import HTTPTypes
+
+/// Resolves the caller of every request behind it from `Authorization: Bearer …` and sets
+/// ``GatewayRequestContext/caller``:
+/// - `sk_…` → the merchant's API key (``Caller/Credential/apiKey``); unknown or revoked → `unauthorized`;
+/// - anything else → a JWT this gateway signed: a reader token or a reader session; a bad signature, another key or
+///   garbage → `invalidReaderToken`, past its expiry → `tokenExpired`;
+/// - no or a non-bearer header → `unauthorized`.
+///
+/// Routes then ask for the credential they accept with ``GatewayRequestContext/requireCaller(_:)``. Nothing here
+/// logs a credential.
+public struct Authenticator: RouterMiddleware {
+    /// The context the gateway's routes use.
+    public typealias Context = GatewayRequestContext
+
+    private let apiKeys: APIKeyRepository
+    private let tokens: ReaderTokenAuthority
+
+    /// Creates the middleware.
+    public init(apiKeys: APIKeyRepository, tokens: ReaderTokenAuthority) {
+        self.apiKeys = apiKeys
+        self.tokens = tokens
+    }
+
+    /// Authenticates, then runs the rest of the chain.
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.caller = try await caller(authorization: request.headers[.authorization])
+        return try await next(request, context)
+    }
+
+    /// The caller an `Authorization` header value stands for.
+    /// - Throws: ``GatewayAPIError`` `unauthorized`, `invalidReaderToken` or `tokenExpired`.
+    public func caller(authorization: String?) async throws -> Caller {
+        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            throw GatewayAPIError(code: .unauthorized, message: "an Authorization: Bearer credential is required")
+        }
+        let credential = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        guard credential.hasPrefix(APIKey.secretPrefix) else { return try await tokens.verify(credential) }
+        guard let key = try await apiKeys.key(for: APIKey.Secret(credential)) else {
+            throw GatewayAPIError(code: .unauthorized, message: "the API key is unknown or revoked")
+        }
+        return Caller(credential: .apiKey, merchantId: key.merchantId, userId: nil)
+    }
+}

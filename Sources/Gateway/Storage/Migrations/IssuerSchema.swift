@@ -1,0 +1,39 @@
+/// The issuer host's tables (prefixed `issuer_`), beside the gateway's in one database or alone in its own: card
+/// accounts by keyed PAN hash and the approved authorizations kept for reversals. The PAN is stored only as its keyed
+/// hash, its AES-GCM ciphertext and BIN + last four; no track 2, cryptogram or PIN block is ever stored.
+public enum IssuerSchema {
+    /// The schema's name in `schema_migrations`.
+    public static let name = "issuer"
+
+    /// Every step, oldest first. Never edit a released step: add one.
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "card accounts and authorizations") { dialect in
+            [
+                """
+                CREATE TABLE issuer_accounts (
+                    keyed_pan \(dialect.blobType) PRIMARY KEY, encrypted_pan \(dialect.blobType) NOT NULL,
+                    masked_pan TEXT NOT NULL, status TEXT NOT NULL, expiry_year BIGINT NOT NULL,
+                    expiry_month BIGINT NOT NULL, currency TEXT NOT NULL, available_balance BIGINT NOT NULL,
+                    per_transaction_limit BIGINT, online_pin_limit BIGINT,
+                    requires_strong_customer_authentication BIGINT NOT NULL,
+                    pin_verification_value \(dialect.blobType), wrong_pin_count BIGINT NOT NULL,
+                    pin_try_limit BIGINT NOT NULL, last_atc BIGINT, simulates_no_response BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE issuer_authorizations (
+                    stan TEXT NOT NULL, rrn TEXT NOT NULL, terminal_id TEXT NOT NULL,
+                    keyed_pan \(dialect.blobType) NOT NULL REFERENCES issuer_accounts (keyed_pan),
+                    amount BIGINT NOT NULL, approval_code TEXT NOT NULL, authorized_at BIGINT NOT NULL,
+                    reversed BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (stan, rrn, terminal_id))
+                """,
+                "CREATE INDEX issuer_authorizations_by_account ON issuer_authorizations (keyed_pan)",
+            ]
+        },
+        Migration(version: 2, name: "single tap and PIN: the cryptogram awaiting its PIN") { _ in
+            ["ALTER TABLE issuer_accounts ADD COLUMN pin_pending_atc BIGINT"]
+        },
+    ]
+
+    /// The migrator for these steps.
+    public static var migrator: Migrator { Migrator(schema: name, migrations: migrations) }
+}

@@ -1,0 +1,49 @@
+public import Foundation
+public import GatewayAPI
+
+/// The reads the gateway has opened, in the gateway schema's `opened_reads` table, so every node behind a load
+/// balancer refuses a replayed sealed card data.
+///
+/// Recording is one `INSERT … ON CONFLICT DO NOTHING RETURNING`: of any number of concurrent opens of one read id
+/// exactly one gets its row back. Rows past their expiry are purged now and then (at most every
+/// ``purgeInterval``, by the caller's clock), since the opener refuses those reads as expired anyway.
+public struct SQLReplayStore: SealedCardDataReplayStore {
+    /// Where `opened_reads` is; migrate ``GatewaySchema`` first.
+    public let database: any SQLDatabase
+    /// The least time between two purges of expired rows.
+    public let purgeInterval: TimeInterval
+    private let lastPurge = PurgeClock()
+
+    /// A store over `database`.
+    public init(database: any SQLDatabase, purgeInterval: TimeInterval = 10) {
+        self.database = database
+        self.purgeInterval = purgeInterval
+    }
+
+    public func recordOpened(readId: UUID, expiresAt: Date, now: Date) async throws -> Bool {
+        if lastPurge.isDue(at: now, interval: purgeInterval) {
+            try await database.query("DELETE FROM opened_reads WHERE expires_at <= $1", [.integer(now.millis)])
+        }
+        let rows = try await database.query(
+            """
+            INSERT INTO opened_reads (read_id, expires_at) VALUES ($1, $2)
+            ON CONFLICT (read_id) DO NOTHING RETURNING read_id
+            """, [.text(readId.uuidString.lowercased()), .integer(expiresAt.millis)])
+        return !rows.isEmpty
+    }
+
+    /// When this node last purged: a hint only, losing it costs one extra purge.
+    private final class PurgeClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last: Date?
+
+        /// Whether a purge is due at `now`; if so, counts it as done.
+        func isDue(at now: Date, interval: TimeInterval) -> Bool {
+            lock.withLock {
+                if let last, now.timeIntervalSince(last) < interval, now >= last { return false }
+                last = now
+                return true
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import CardEmulator
+import ContactlessTesting
+import EMV
+import Foundation
+@testable import Gateway
+import GatewayAPI
+import ISO8583
+import Issuer
+import Testing
+
+/// The issuer host's behaviours with its accounts in SQL: the test cards tapped on the loopback, their 0100s answered
+/// by an ``IssuerHost`` over ``SQLIssuerRepository``, on each database.
+@Suite("Storage: the issuer host over SQL")
+struct IssuerHostOnSQLTests {
+    /// The shipped profiles' issuer master keys for the test BIN ranges; fresh data and PIN keys.
+    static func keys() throws -> IssuerKeys {
+        func masterKeys(_ profile: CardProfile) throws -> IssuerMasterKeys {
+            let keys = profile.issuerMasterKeys
+            return try IssuerMasterKeys(ac: keys.ac.bytes, smi: keys.smi.bytes, smc: keys.smc.bytes)
+        }
+        return IssuerKeys.generate(masterKeys: [
+            .init(prefix: TestCards.visaPrefix, keys: try masterKeys(CardProfile.visaTest)),
+            .init(prefix: TestCards.mastercardPrefix, keys: try masterKeys(CardProfile.mastercardTest)),
+        ])
+    }
+
+    /// A host over a fresh repository holding the test cards' accounts.
+    static func withHost(_ kind: TestDatabases.Kind, _ body: (IssuerHost) async throws -> Void) async throws {
+        try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
+            let keys = try keys()
+            let repository = SQLIssuerRepository(database: database)
+            try await TestCards.seed(repository, keys: keys)
+            try await body(IssuerHost(keys: keys, repository: repository))
+        }
+    }
+
+    static func tapper(_ card: TestCard) throws -> TestCardTapper {
+        try TestCardTapper(pan: card.pan, scheme: card.scheme == .visa ? .visa : .mastercard)
+    }
+
+    /// A tap's 0100 for `minorUnits` EUR cents with STAN and RRN from `stan`.
+    static func request(_ tapper: TestCardTapper, minorUnits: Int, stan: Int) async throws -> ISO8583Message {
+        let data = try await tapper.tap(amount: Amount(minorUnits: minorUnits, currency: .eur))
+        let digits = String(String(1_000_000 + stan).dropFirst())
+        return PaymentService.authorizationRequest(
+            CardAuthorizationData(data), amount: minorUnits, currency: .eur, kind: .purchase,
+            reference: .init(stan: digits, rrn: "000000" + digits, terminalID: "TERM0001", cardAcceptorID: "MERCHANT0000001"),
+            date: Date(), pinBlock: nil)
+    }
+
+    static func code(_ response: ISO8583Message?) -> ResponseCode? {
+        response?[.responseCode]?.text.map(ResponseCode.init(rawValue:))
+    }
+
+    @Test("every test card answers as documented", arguments: TestDatabases.kinds)
+    func testCards(_ kind: TestDatabases.Kind) async throws {
+        try await Self.withHost(kind) { host in
+            for (index, card) in TestCards.all.enumerated() {
+                let request = try await Self.request(try Self.tapper(card), minorUnits: 1_000, stan: index + 1)
+                let response = await host.handle(request, at: Date())
+                // Without a PIN block the online-PIN cards ask for one; the issuer-timeout cards stay silent.
+                let expected = card.behaviour == .incorrectPIN ? ResponseCode.pinRequired : card.behaviour.responseCode
+                #expect(Self.code(response) == expected, "\(card.behaviour) \(card.scheme)")
+            }
+        }
+    }
+
+    @Test("a replayed ATC is refused; a reversal restores the balance once", arguments: TestDatabases.kinds)
+    func replayAndReversal(_ kind: TestDatabases.Kind) async throws {
+        try await Self.withHost(kind) { host in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let keyedPAN = host.keys.keyedHash(of: try PAN(card.pan))
+            let request = try await Self.request(try Self.tapper(card), minorUnits: 2_500, stan: 1)
+            #expect(Self.code(await host.handle(request, at: Date())) == .approved)
+            #expect(Self.code(await host.handle(request, at: Date())) == .cryptogramReplayed)
+            #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance - 2_500)
+            let reversal = PaymentService.reversal(of: request)
+            for _ in 0..<2 {
+                #expect(Self.code(await host.handle(reversal, at: Date())) == .approved)
+                #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance)
+            }
+        }
+    }
+
+    @Test("20 concurrent authorizations of one card never overspend its balance", arguments: TestDatabases.kinds)
+    func concurrentAuthorizations(_ kind: TestDatabases.Kind) async throws {
+        try await Self.withHost(kind) { host in
+            let card = try #require(TestCards.card(.insufficientFunds, .mastercard))  // 5.00 EUR
+            let tapper = try Self.tapper(card)
+            var requests: [ISO8583Message] = []
+            for stan in 1...20 { requests.append(try await Self.request(tapper, minorUnits: 150, stan: stan)) }
+            let codes = await withTaskGroup(of: ResponseCode?.self) { group in
+                for request in requests { group.addTask { Self.code(await host.handle(request, at: Date())) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            // Arriving out of order, a lower ATC after a higher one is a replay (63); never more than 3 × 1.50 spent.
+            let approved = codes.filter { $0 == .approved }.count
+            #expect((1...3).contains(approved))
+            #expect(codes.allSatisfy { [.approved, .insufficientFunds, .cryptogramReplayed].contains($0) })
+            let balance = try await host.repository.account(host.keys.keyedHash(of: try PAN(card.pan)))?.availableBalance
+            #expect(balance == TestCards.lowBalance - 150 * approved)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Gateway
+import Logging
+import Testing
+
+/// Fresh, migrated databases for tests: a SQLite file in the temporary directory and, when
+/// `CONTACTLESS_POSTGRES_URL` is set (scripts/test starts a private PostgreSQL and sets it), a PostgreSQL database
+/// created for the one test and dropped after it. Each database's service runs for the test's duration.
+///
+/// ```swift
+/// @Test(arguments: TestDatabases.kinds)
+/// func something(_ kind: TestDatabases.Kind) async throws {
+///     try await TestDatabases.with(kind) { database in … }
+/// }
+/// ```
+/// Without the variable only SQLite runs, and ``PostgresAvailabilityTests`` shows PostgreSQL as skipped (or fails,
+/// when `CI` is set, so CI never silently skips PostgreSQL).
+enum TestDatabases {
+    /// Which database.
+    enum Kind: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
+    }
+
+    /// The admin URL of the test PostgreSQL server; nil when PostgreSQL cases are skipped.
+    static let postgresURL: String? = ProcessInfo.processInfo.environment["CONTACTLESS_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// The databases to run on: SQLite always, PostgreSQL when configured.
+    static let kinds: [Kind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+
+    /// The gateway's schema, the default for ``with(_:migrating:_:)``.
+    static let gateway = [GatewaySchema.migrator]
+    /// The gateway's and the issuer's schemas.
+    static let gatewayAndIssuer = [GatewaySchema.migrator, IssuerSchema.migrator]
+
+    /// Runs `body` with a fresh database of `kind`, migrated by `migrators` in order, its service running.
+    static func with<Result: Sendable>(
+        _ kind: Kind, migrating migrators: [Migrator] = gateway,
+        _ body: (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        switch kind {
+        case .sqlite: try await withSQLite(migrators, body)
+        case .postgres: try await withPostgres(migrators, body)
+        }
+    }
+
+    /// Runs `body` once per database in ``kinds``, each fresh.
+    static func withEach(
+        migrating migrators: [Migrator] = gateway, _ body: (any SQLDatabase) async throws -> Void
+    ) async throws {
+        for kind in kinds { try await with(kind, migrating: migrators, body) }
+    }
+
+    private static func withSQLite<Result: Sendable>(
+        _ migrators: [Migrator], _ body: (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "contactless-test-\(UUID().uuidString).sqlite"
+        ).path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let database = try await SQLiteStorage.open(path: path)
+        return try await GatewayDatabase.running(database, logger: quiet) {
+            for migrator in migrators { try await migrator.migrate(database) }
+            return try await body(database)
+        }
+    }
+
+    private static func withPostgres<Result: Sendable>(
+        _ migrators: [Migrator], _ body: (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        let adminURL = try PostgresURL(try #require(postgresURL, "CONTACTLESS_POSTGRES_URL is not set"))
+        let admin = PostgresStorage(url: adminURL, maximumConnections: 1, logger: quiet)
+        let name = "contactless_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        return try await GatewayDatabase.running(admin, logger: quiet) {
+            try await admin.query("CREATE DATABASE \(name)")
+            let outcome: Swift.Result<Result, any Error>
+            do {
+                let database = PostgresStorage(url: adminURL.with(database: name), maximumConnections: 10, logger: quiet)
+                outcome = .success(
+                    try await GatewayDatabase.running(database, logger: quiet) {
+                        for migrator in migrators { try await migrator.migrate(database) }
+                        return try await body(database)
+                    })
+            } catch {
+                outcome = .failure(error)
+            }
+            try await admin.query("DROP DATABASE \(name) WITH (FORCE)")
+            return try outcome.get()
+        }
+    }
+
+    /// postgres-nio's background logging off: a test's failures show in its expectations.
+    private static let quiet = Logger(label: "contactless.test.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+}
