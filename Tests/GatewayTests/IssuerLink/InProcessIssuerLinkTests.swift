@@ -24,11 +24,11 @@ struct InProcessIssuerLinkTests {
     func timeout() async throws {
         let card = try #require(TestCards.card(.issuerTimeout, .visa))
         let request = try await LinkFixture.request(card)
-        let slept = Recorder<Duration>()
+        let slept = Sleeps()
         let link = InProcessIssuerLink(
-            issuer: try LinkFixture.host(), sleep: { slept.append($0) })
+            issuer: try LinkFixture.host(), sleep: { await slept.append($0) })
         await #expect(throws: IssuerLinkError.timedOut) { try await link.send(request, timeout: .seconds(7)) }
-        #expect(slept.all == [.seconds(7)])
+        #expect(await slept.all == [.seconds(7)])
     }
 
     @Test("a request that does not encode is refused")
@@ -38,5 +38,11 @@ struct InProcessIssuerLinkTests {
         await #expect(throws: IssuerLinkError.invalidRequest) {
             try await Self.link(try LinkFixture.host()).send(request, timeout: .seconds(1))
         }
+    }
+
+    /// The durations a link slept.
+    actor Sleeps {
+        var all: [Duration] = []
+        func append(_ duration: Duration) { all.append(duration) }
     }
 }
