@@ -13,8 +13,8 @@ struct PaymentController: Sendable {
     let idempotency: IdempotentResponder
     let metrics: GatewayMetrics
 
-    func addRoutes(to group: RouterGroup<GatewayRequestContext>) {
-        group.post("payments") { request, context in
+    func addRoutes(to group: some RouterMethods<GatewayRequestContext>) {
+        group.post("v1/payments") { request, context in
             try await mutate(request, context) { (body: CreatePaymentRequest, caller) in
                 do {
                     let payment = try await service.authorize(body, caller: caller)
@@ -26,7 +26,7 @@ struct PaymentController: Sendable {
                 }
             }
         }
-        group.get("payments") { request, context in
+        group.get("v1/payments") { request, context in
             let caller = try Self.caller(context)
             let query = request.uri.queryParameters
             let status = try query.get("status").map { (text: String) throws(GatewayAPIError) in
@@ -46,38 +46,38 @@ struct PaymentController: Sendable {
                     caller: caller, status: status, last4: query.get("last4"), startingAfter: query.get("startingAfter"),
                     limit: limit ?? 20))
         }
-        group.get("payments/:id") { _, context in
+        group.get("v1/payments/:id") { _, context in
             JSONResponse(try await service.payment(try context.parameters.require("id"), caller: try Self.caller(context)))
         }
-        group.post("payments/:id/pin") { request, context in
+        group.post("v1/payments/:id/pin") { request, context in
             let id = try context.parameters.require("id")
             return try await mutate(request, context) { (body: PINSubmission, caller) in
                 JSONResponse(try await service.submitPIN(body, paymentId: id, caller: caller))
             }
         }
-        group.post("payments/:id/capture") { request, context in
+        group.post("v1/payments/:id/capture") { request, context in
             let id = try context.parameters.require("id")
             return try await mutate(request, context) { (body: CaptureRequest, caller) in
                 JSONResponse(try await service.capture(id, amount: body.amount, caller: caller))
             }
         }
-        group.post("payments/:id/void") { request, context in
+        group.post("v1/payments/:id/void") { request, context in
             let id = try context.parameters.require("id")
             return try await mutate(request, context) { (_: EmptyBody, caller) in
                 JSONResponse(try await service.void(id, caller: caller))
             }
         }
-        group.post("payments/:id/refunds") { request, context in
+        group.post("v1/payments/:id/refunds") { request, context in
             let id = try context.parameters.require("id")
             return try await mutate(request, context) { (body: CreateRefundRequest, caller) in
                 JSONResponse(try await service.refund(id, request: body, caller: caller), status: .created)
             }
         }
-        group.get("payments/:id/refunds") { _, context in
+        group.get("v1/payments/:id/refunds") { _, context in
             JSONResponse(
                 try await service.refunds(ofPayment: try context.parameters.require("id"), caller: try Self.caller(context)))
         }
-        group.post("refunds") { request, context in
+        group.post("v1/refunds") { request, context in
             try await mutate(request, context) { (body: CreateRefundRequest, caller) in
                 JSONResponse(try await service.refundCard(body, caller: caller), status: .created)
             }

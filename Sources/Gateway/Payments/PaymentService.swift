@@ -84,11 +84,15 @@ struct PaymentService: Sendable {
             let reference = try await repository.nextReference(
                 deviceId: record.payment.deviceId ?? "", merchantId: record.payment.merchantId, date: now,
                 on: executor)
-            let message = Self.authorizationRequest(
-                card, amount: record.payment.amount, currency: currency, kind: record.payment.kind,
-                reference: reference, date: now, pinBlock: pinBlock)
-            let reversal = try Self.reversal(of: message).encoded(using: .contactless)
-            record.stan = reference.stan
+            let message = try AuthorizationMessage(
+                card: card, amount: record.payment.amount, currency: currency,
+                type: record.payment.kind == .verification ? .accountVerification : .purchase,
+                systemTraceAuditNumber: reference.stan, retrievalReferenceNumber: reference.rrn,
+                terminalID: reference.terminalID, merchantID: reference.cardAcceptorID, transmissionDate: now,
+                pinBlock: pinBlock
+            ).request()
+            let reversal = try AuthorizationMessage.reversal(of: message).encoded(using: .contactless)
+            record.stan = String(format: "%06d", reference.stan)
             record.rrn = reference.rrn
             record.terminalID = reference.terminalID
             record.reversalMessage = keys.seal(reversal, authenticating: Array(record.payment.id.utf8))
@@ -127,15 +131,15 @@ struct PaymentService: Sendable {
     private func store(_ response: ISO8583Message, for record: PaymentRecord, card: CardAuthorizationData) async throws
         -> Payment
     {
-        let code = ResponseCode(rawValue: response[.responseCode]?.text ?? "96")
+        // An answer that does not read is treated as the issuer's system malfunction: declined, nothing to reverse.
+        let answer = (try? AuthorizationResponse(response)) ?? AuthorizationResponse(responseCode: .systemMalfunction)
+        let code = answer.responseCode
         let now = clock()
         var record = record
         var payment = record.payment
         payment.issuer = IssuerOutcome(
-            responseCode: code.rawValue, approvalCode: response[.authorizationCode]?.text,
-            authenticationData: (try? response.iccData())??.first(.issuerAuthenticationData).map {
-                Array($0.value).hexString
-            })
+            responseCode: code.rawValue, approvalCode: answer.approvalCode,
+            authenticationData: answer.issuerAuthenticationData?.hexString)
         payment.updatedAt = now
         var pinToken: String?
         switch code {
@@ -231,4 +235,14 @@ struct PaymentService: Sendable {
     }
 
     static func hash(_ token: String) -> [UInt8] { Array(SHA256.hash(data: Data(token.utf8))) }
+}
+
+extension PaymentService {
+    /// The ISO 8583 reference of one message: fields 11, 37, 41 and 42.
+    struct MessageReference: Sendable {
+        var stan: Int
+        var rrn: String
+        var terminalID: String
+        var cardAcceptorID: String
+    }
 }

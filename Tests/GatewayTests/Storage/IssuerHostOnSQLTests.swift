@@ -2,7 +2,7 @@ import CardEmulator
 import ContactlessTesting
 import EMV
 import Foundation
-@testable import Gateway
+import Gateway
 import GatewayAPI
 import ISO8583
 import Issuer
@@ -42,10 +42,11 @@ struct IssuerHostOnSQLTests {
     static func request(_ tapper: TestCardTapper, minorUnits: Int, stan: Int) async throws -> ISO8583Message {
         let data = try await tapper.tap(amount: Amount(minorUnits: minorUnits, currency: .eur))
         let digits = String(String(1_000_000 + stan).dropFirst())
-        return PaymentService.authorizationRequest(
-            CardAuthorizationData(data), amount: minorUnits, currency: .eur, kind: .purchase,
-            reference: .init(stan: digits, rrn: "000000" + digits, terminalID: "TERM0001", cardAcceptorID: "MERCHANT0000001"),
-            date: Date(), pinBlock: nil)
+        return try AuthorizationMessage(
+            card: CardAuthorizationData(data), amount: minorUnits, currency: .eur, systemTraceAuditNumber: stan,
+            retrievalReferenceNumber: "000000" + digits, terminalID: "TERM0001", merchantID: "MERCHANT0000001",
+            transmissionDate: Date()
+        ).request()
     }
 
     static func code(_ response: ISO8583Message?) -> ResponseCode? {
@@ -74,7 +75,7 @@ struct IssuerHostOnSQLTests {
             #expect(Self.code(await host.handle(request, at: Date())) == .approved)
             #expect(Self.code(await host.handle(request, at: Date())) == .cryptogramReplayed)
             #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance - 2_500)
-            let reversal = PaymentService.reversal(of: request)
+            let reversal = try AuthorizationMessage.reversal(of: request)
             for _ in 0..<2 {
                 #expect(Self.code(await host.handle(reversal, at: Date())) == .approved)
                 #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance)

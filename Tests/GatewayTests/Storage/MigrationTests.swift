@@ -7,12 +7,12 @@ struct MigrationTests {
     func idempotent(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: []) { database in
             #expect(try await GatewaySchema.migrator.migrate(database) == [1])
-            #expect(try await IssuerSchema.migrator.migrate(database) == [1])
+            #expect(try await IssuerSchema.migrator.migrate(database) == [1, 2])
             #expect(try await GatewaySchema.migrator.migrate(database) == [])
             #expect(try await IssuerSchema.migrator.migrate(database) == [])
             let rows = try await database.query(
                 "SELECT schema, version FROM schema_migrations ORDER BY schema, version")
-            #expect(try rows.map { "\(try $0.text("schema")) \(try $0.integer("version"))" } == ["gateway 1", "issuer 1"])
+            #expect(try rows.map { "\(try $0.text("schema")) \(try $0.integer("version"))" } == ["gateway 1", "issuer 1", "issuer 2"])
         }
     }
 

@@ -213,7 +213,7 @@ extension PaymentRepository {
         let day = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
         let hour = calendar.component(.hour, from: date)
         return PaymentService.MessageReference(
-            stan: stanText, rrn: String(format: "%d%03d%02d", year, day, hour) + stanText,
+            stan: stan, rrn: String(format: "%d%03d%02d", year, day, hour) + stanText,
             terminalID: try device.text("terminal_id"), cardAcceptorID: try merchant.text("card_acceptor_id"))
     }
 }

@@ -1,0 +1,103 @@
+public import Foundation
+import GatewayAPI
+public import Hummingbird
+import Issuer
+public import Logging
+import ServiceLifecycle
+
+/// The gateway, built: the Hummingbird application (HTTP API, `/metrics`, `/health`) with its database, keys,
+/// issuer link and background services, ready to run.
+///
+/// ```swift
+/// let gateway = try await GatewayApplication.build(configuration: GatewayConfiguration(caPublicKeys: keys))
+/// try await gateway.application.runService()   // SIGTERM/SIGINT: stop accepting, finish, close
+/// ```
+public struct GatewayApplication: Sendable {
+    /// The application; its service group also runs the database, the issuer link and the reversal sweep. On
+    /// graceful shutdown the server stops accepting and finishes in-flight requests first, the database closes last.
+    public let application: Application<RouterResponder<GatewayRequestContext>>
+    /// The database.
+    public let database: any SQLDatabase
+    /// The PSP's keys.
+    public let keys: GatewayKeys
+    /// The metrics `/metrics` shows.
+    public let metrics: GatewayMetrics
+
+    /// Opens (creating on first start) the key file and the database, migrates, and builds the application.
+    public static func build(
+        configuration: GatewayConfiguration, logger: Logger = Logger(label: "contactless.gateway")
+    ) async throws -> GatewayApplication {
+        let keys = try GatewayKeys.loadOrCreate(directory: configuration.dataDirectory)
+        let database = try await GatewayDatabase.open(
+            dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL, logger: logger)
+        var services: [any Service] = [database]
+        // Run once the database's service runs (PostgreSQL's pool lives in it), before the server accepts.
+        var migrations: [@Sendable () async throws -> Void] = [{ try await GatewayDatabase.migrate(database) }]
+        let issuerLink: any IssuerLink
+        switch configuration.issuer {
+        case .inProcess:
+            let repository = SQLIssuerRepository(database: database)
+            let issuerKeys = try IssuerKeys.test
+            migrations.append {
+                try await IssuerSchema.migrator.migrate(database)
+                try await TestCards.seed(repository, keys: issuerKeys)
+            }
+            issuerLink = InProcessIssuerLink(issuer: IssuerHost(keys: issuerKeys, repository: repository))
+        case .tcp(let host, let port):
+            let link = TCPIssuerLink(
+                configuration: TCPIssuerLink.Configuration(host: host, port: port, connections: 2), logger: logger)
+            services.append(link)
+            issuerLink = link
+        }
+        let clock = configuration.clock
+        let metrics = GatewayMetrics()
+        let payments = PaymentService(
+            database: database, opener: keys.opener(replayStore: SQLReplayStore(database: database), clock: clock),
+            issuer: issuerLink, keys: keys, issuerPINKey: IssuerKeys.testPINEncryptionKey,
+            issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
+        services.append(
+            ReversalService(
+                payments: payments, interval: configuration.reversalInterval,
+                abandonedAfter: Double(configuration.issuerTimeout.components.seconds) + 30, logger: logger))
+        let router = try await buildRouter(
+            database: database, keys: keys, payments: payments, metrics: metrics,
+            policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock)
+        var application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.hostname, port: configuration.port),
+                serverName: "contactless-gateway"),
+            services: services, logger: logger)
+        let steps = migrations
+        application.beforeServerStarts {
+            for step in steps { try await step() }
+        }
+        return GatewayApplication(application: application, database: database, keys: keys, metrics: metrics)
+    }
+
+    /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.
+    static func buildRouter(
+        database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
+        policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date
+    ) async throws -> Router<GatewayRequestContext> {
+        let router = Router(context: GatewayRequestContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ProblemMiddleware())
+        router.get("health") { _, _ in "ok" }
+        router.get("metrics") { _, _ in metrics.exposition() }
+        let tokens = await ReaderTokenAuthority(keys: keys, clock: clock)
+        let merchants = MerchantRepository(database: database)
+        let api = router.group().add(
+            middleware: Authenticator(apiKeys: APIKeyRepository(database: database), tokens: tokens))
+        ReaderTokenController(users: MerchantUserRepository(database: database), tokens: tokens).addRoutes(to: api)
+        AccountLinkController(merchants: merchants, clock: clock).addRoutes(to: api)
+        DeviceController(
+            merchants: merchants, devices: DeviceRepository(database: database), keys: keys, tokens: tokens,
+            policy: policy, clock: clock
+        ).addRoutes(to: api)
+        PaymentController(
+            service: payments, idempotency: IdempotentResponder(database: database, clock: clock), metrics: metrics
+        ).addRoutes(to: api)
+        return router
+    }
+}

@@ -1,0 +1,50 @@
+public import EMV
+public import Foundation
+
+/// How to run a gateway: where it listens, where it keeps its data, which issuer it talks to.
+public struct GatewayConfiguration: Sendable {
+    /// Which issuer host authorises.
+    public enum IssuerConnection: Sendable, Hashable {
+        /// The issuer host in the same process, on the gateway's database, holding the test cards' accounts.
+        case inProcess
+        /// A separate issuer host (`tap issuer`) over ISO 8583 on TCP.
+        case tcp(host: String, port: Int)
+    }
+
+    /// The address to listen on.
+    public var hostname: String
+    /// The port to listen on; 0 takes any free port.
+    public var port: Int
+    /// Where the SQLite file and the key file live.
+    public var dataDirectory: URL
+    /// A `postgres://` URL to use PostgreSQL instead of SQLite.
+    public var databaseURL: String?
+    /// The issuer host.
+    public var issuer: IssuerConnection
+    /// How long to wait for the issuer's answer before reversing.
+    public var issuerTimeout: Duration
+    /// How often the reversal sweep runs.
+    public var reversalInterval: Duration
+    /// The CA public keys readers get at prepare.
+    public var caPublicKeys: CAPublicKeyList
+    /// The current time (injected for tests).
+    public var clock: @Sendable () -> Date
+
+    /// A configuration: by default 127.0.0.1:8080, `./.tap`, SQLite, the in-process issuer, a 2 s issuer timeout.
+    public init(
+        hostname: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: ".tap"),
+        databaseURL: String? = nil, issuer: IssuerConnection = .inProcess, issuerTimeout: Duration = .seconds(2),
+        reversalInterval: Duration = .seconds(1), caPublicKeys: CAPublicKeyList,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.hostname = hostname
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
+        self.issuer = issuer
+        self.issuerTimeout = issuerTimeout
+        self.reversalInterval = reversalInterval
+        self.caPublicKeys = caPublicKeys
+        self.clock = clock
+    }
+}
