@@ -156,10 +156,6 @@ let package = Package(
             dependencies: [
                 "Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard", "Gateway", "GatewayAPI",
                 "ContactlessTesting",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),
@@ -180,6 +176,9 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictness
         ),

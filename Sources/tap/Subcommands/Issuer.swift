@@ -12,11 +12,11 @@ extension Tap {
             commandName: "issuer",
             abstract: "Run the test issuer host: ISO 8583 over TCP (2-byte length prefix) with the test card accounts.",
             discussion: """
-                Answers 0100 authorization and 0400 reversal requests for the test cards (see the Issuer module's \
-                documentation for their PANs and outcomes; the issuer-timeout cards get no answer), with the test \
-                issuer keys. Accounts live in memory: a restart restores every balance. Prints the listening address \
-                on start; SIGINT or SIGTERM stops accepting, answers the requests already read, and exits 0. Logs \
-                (standard error) never show card data.
+                Answers 0100 authorization and 0400 reversal requests for the test cards and the load-test cards \
+                (see the Issuer module's documentation for their PANs and outcomes; the issuer-timeout cards get no \
+                answer), with the test issuer keys. Accounts live in memory: a restart restores every balance. \
+                Prints the listening address on start; SIGINT or SIGTERM stops accepting, answers the requests \
+                already read, and exits 0. Logs (standard error) never show card data.
                 """
         )
 
@@ -33,8 +33,10 @@ extension Tap {
             var logger = Logger(label: "tap.issuer") { label in StreamLogHandler.standardError(label: label) }
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
             let keys = try IssuerKeys.test
+            let repository = InMemoryIssuerRepository()
+            try await TestCards.seed(repository, keys: keys)
             let server = IssuerServer(
-                issuer: IssuerHost(keys: keys, repository: try TestCards.repository(keys: keys)),
+                issuer: IssuerHost(keys: keys, repository: repository),
                 configuration: IssuerServer.Configuration(host: host, port: port), logger: logger)
             let group = ServiceGroup(
                 configuration: ServiceGroupConfiguration(

@@ -9,7 +9,7 @@ import Testing
 struct IssuerServerTests {
     @Test("a message that does not decode gets no answer; the connection and the server keep serving")
     func garbage() async throws {
-        let server = LiveIssuer.server(try IssuerFixture.host())
+        let server = LiveIssuer.server(try LinkFixture.host())
         try await LiveIssuer.withRunning(server) {
             let port = try await server.port
             let connection = try await LiveIssuer.rawConnection(port: port)
@@ -32,7 +32,7 @@ struct IssuerServerTests {
 
     @Test("an oversized frame closes that connection only; other connections keep being served")
     func oversizedFrame() async throws {
-        let server = LiveIssuer.server(try IssuerFixture.host(), maximumMessageLength: 1_024)
+        let server = LiveIssuer.server(try LinkFixture.host(), maximumMessageLength: 1_024)
         try await LiveIssuer.withRunning(server) {
             let port = try await server.port
             let link = LiveIssuer.link(port: port)
@@ -57,7 +57,7 @@ struct IssuerServerTests {
 
     @Test("when the server restarts on the same port, the link reconnects")
     func restart() async throws {
-        let host = try IssuerFixture.host()
+        let host = try LinkFixture.host()
         let first = LiveIssuer.server(host)
         let link: TCPIssuerLink = try await LiveIssuer.withRunning(first) {
             LiveIssuer.link(port: try await first.port)
@@ -93,7 +93,7 @@ struct IssuerServerTests {
 
     @Test("a request that cannot be matched or encoded is refused before it is sent")
     func invalidRequests() async throws {
-        try await LiveIssuer.withServerAndLink(try IssuerFixture.host()) { _, link in
+        try await LiveIssuer.withServerAndLink(try LinkFixture.host()) { _, link in
             var noSTAN = LiveIssuer.echo(stan: 1)
             noSTAN[.systemTraceAuditNumber] = nil
             await #expect(throws: IssuerLinkError.invalidRequest) { try await link.send(noSTAN, timeout: .seconds(1)) }

@@ -11,9 +11,8 @@ struct TCPIssuerLinkTests {
     @Test("a test card tapped on the loopback is approved over TCP, with an approval code and an ARPC")
     func approve() async throws {
         let card = try #require(TestCards.card(.approve, .visa))
-        let request = try IssuerFixture.authorizationRequest(
-            try await IssuerFixture.tap(try IssuerFixture.channel(card)))
-        let response = try await LiveIssuer.withServerAndLink(try IssuerFixture.host()) { _, link in
+        let request = try await LinkFixture.request(card)
+        let response = try await LiveIssuer.withServerAndLink(try LinkFixture.host()) { _, link in
             try await link.send(request, timeout: .seconds(10))
         }
         #expect(response.mti == .authorizationResponse)
@@ -27,9 +26,8 @@ struct TCPIssuerLinkTests {
         "each declining test card gets its documented response code over TCP",
         arguments: TestCards.all.filter { ![.approve, .issuerTimeout].contains($0.behaviour) })
     func decline(card: TestCard) async throws {
-        let request = try IssuerFixture.authorizationRequest(
-            try await IssuerFixture.tap(try IssuerFixture.channel(card)))
-        let answer = try await LiveIssuer.withServerAndLink(try IssuerFixture.host()) { _, link in
+        let request = try await LinkFixture.request(card)
+        let answer = try await LiveIssuer.withServerAndLink(try LinkFixture.host()) { _, link in
             try AuthorizationResponse(try await link.send(request, timeout: .seconds(10)))
         }
         #expect(!answer.isApproved)
@@ -40,9 +38,8 @@ struct TCPIssuerLinkTests {
     @Test("the issuer-timeout card gets no answer: timedOut after the timeout, and the link keeps serving")
     func issuerTimeout() async throws {
         let silent = try #require(TestCards.card(.issuerTimeout, .mastercard))
-        let request = try IssuerFixture.authorizationRequest(
-            try await IssuerFixture.tap(try IssuerFixture.channel(silent)))
-        try await LiveIssuer.withServerAndLink(try IssuerFixture.host()) { _, link in
+        let request = try await LinkFixture.request(silent)
+        try await LiveIssuer.withServerAndLink(try LinkFixture.host()) { _, link in
             // Connected first, so the short timeout runs on a written request.
             let before = try await link.send(LiveIssuer.echo(stan: 1), timeout: .seconds(20))
             #expect(before[.responseCode] == "40")
@@ -63,7 +60,7 @@ struct TCPIssuerLinkTests {
             request[.amount] = .text(String(format: "%012d", stan * 100))
             return request
         }
-        let responses = try await LiveIssuer.withServerAndLink(try IssuerFixture.host(), connections: 1) { _, link in
+        let responses = try await LiveIssuer.withServerAndLink(try LinkFixture.host(), connections: 1) { _, link in
             try await withThrowingTaskGroup(of: (Int, ISO8583Message).self) { group in
                 for (index, request) in requests.enumerated() {
                     group.addTask { (index, try await link.send(request, timeout: .seconds(20))) }
@@ -85,9 +82,8 @@ struct TCPIssuerLinkTests {
     @Test("a 0400 over TCP reverses an approval: 0410 00 and the balance restored, once")
     func reversal() async throws {
         let card = try #require(TestCards.card(.approve, .visa))
-        let request = try IssuerFixture.authorizationRequest(
-            try await IssuerFixture.tap(try IssuerFixture.channel(card), minorUnits: 2_500), minorUnits: 2_500, stan: 42)
-        let host = try IssuerFixture.host()
+        let request = try await LinkFixture.request(card, minorUnits: 2_500, stan: 42)
+        let host = try LinkFixture.host()
         let keyedPAN = host.keys.keyedHash(of: try PAN(card.pan))
         try await LiveIssuer.withServerAndLink(host) { _, link in
             #expect(try AuthorizationResponse(try await link.send(request, timeout: .seconds(10))).isApproved)
@@ -107,10 +103,9 @@ struct TCPIssuerLinkTests {
         let cards = try [TestCards.card(.approve, .visa), TestCards.card(.issuerTimeout, .visa)].map { try #require($0) }
         var requests: [ISO8583Message] = []
         for (index, card) in cards.enumerated() {
-            let data = try await IssuerFixture.tap(try IssuerFixture.channel(card))
-            requests.append(try IssuerFixture.authorizationRequest(data, stan: 900 + index))
+            requests.append(try await LinkFixture.request(card, stan: 900 + index))
         }
-        try await LiveIssuer.withServerAndLink(try IssuerFixture.host()) { server, link in
+        try await LiveIssuer.withServerAndLink(try LinkFixture.host()) { server, link in
             for request in requests {
                 _ = try? await link.send(request, timeout: .milliseconds(300))
             }

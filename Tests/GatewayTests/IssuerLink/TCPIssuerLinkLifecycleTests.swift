@@ -35,9 +35,8 @@ struct TCPIssuerLinkLifecycleTests {
     @Test("graceful shutdown: the request in flight runs to its end, run() returns, later requests are refused")
     func drain() async throws {
         let silent = try #require(TestCards.card(.issuerTimeout, .visa))
-        let request = try IssuerFixture.authorizationRequest(
-            try await IssuerFixture.tap(try IssuerFixture.channel(silent)))
-        let server = LiveIssuer.server(try IssuerFixture.host())
+        let request = try await LinkFixture.request(silent)
+        let server = LiveIssuer.server(try LinkFixture.host())
         try await LiveIssuer.withRunning(server) {
             let link = LiveIssuer.link(port: try await server.port)
             let group = ServiceGroup(services: [link], logger: LiveIssuer.logger("test.group"))

@@ -8,17 +8,13 @@ import NIOPosix
 import ServiceLifecycle
 
 /// Live loopback plumbing for the server and link tests: services run in their own service group, a raw TCP client
-/// for bytes no link would send, and a log handler that keeps every line so tests can search it for card data.
+/// for bytes no link would send, and every log line kept (IdentityFixture's `LogRecorder`) to search for card data.
 enum LiveIssuer {
     /// Collects every log line (message and metadata) of the tests that use it.
     static let logs = LogRecorder()
 
-    /// A logger writing to ``logs``.
-    static func logger(_ label: String) -> Logger {
-        var logger = Logger(label: label) { _ in RecordingLogHandler(recorder: logs) }
-        logger.logLevel = .trace
-        return logger
-    }
+    /// A logger writing to ``logs`` at trace level (`label` names the component in the test, not in the line).
+    static func logger(_ label: String) -> Logger { logs.logger }
 
     /// Runs `service` in a service group while `body` runs, then shuts it down gracefully and waits for it.
     static func withRunning<T>(_ service: some Service, _ body: () async throws -> T) async throws -> T {
@@ -42,7 +38,7 @@ enum LiveIssuer {
         IssuerServer(
             issuer: host,
             configuration: IssuerServer.Configuration(framing: ISO8583Framing(maximumMessageLength: maximumMessageLength)),
-            logger: logger("test.issuer-server"), clock: { IssuerFixture.transactionDate })
+            logger: logger("test.issuer-server"))
     }
 
     /// A TCP link to `port` on the loopback.
@@ -77,49 +73,5 @@ enum LiveIssuer {
         message[.retrievalReferenceNumber] = .text(String(format: "%012d", stan))
         message[.terminalID] = .text(terminal)
         return message
-    }
-}
-
-/// Values appended from any task, read back in order.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var elements: [Element] = []
-
-    func append(_ element: Element) {
-        lock.lock()
-        elements.append(element)
-        lock.unlock()
-    }
-
-    /// The values so far.
-    var all: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return elements
-    }
-}
-
-/// Every log line written through ``RecordingLogHandler``s.
-typealias LogRecorder = Recorder<String>
-
-extension Recorder<String> {
-    /// The lines so far, joined.
-    var text: String { all.joined(separator: "\n") }
-}
-
-/// A log handler that records each line with its metadata.
-struct RecordingLogHandler: LogHandler {
-    let recorder: LogRecorder
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        recorder.append("\(event.level) \(event.message) \(all)")
     }
 }
