@@ -49,6 +49,7 @@ struct PaymentFlowTests {
             let tapper = try gateway.tapper(card)
             let automatic = try await gateway.pay(tapper, minorUnits: 250).decoded(Payment.self)
             #expect(automatic.status == .succeeded && automatic.capturedAmount == 250)
+            gateway.clock.advance(by: 1)
             let manual = try await gateway.pay(tapper, minorUnits: 700, captureMethod: .manual).decoded(Payment.self)
             #expect(try await gateway.balance(card) == TestCards.balance - 950)
             let voided = try await gateway.post("/v1/payments/\(manual.id)/void", [String: String]())
