@@ -3,6 +3,7 @@ import GatewayAPI
 public import Hummingbird
 import Issuer
 public import Logging
+public import NIOCore
 import ServiceLifecycle
 
 /// The gateway, built: the Hummingbird application (HTTP API, `/metrics`, `/health`) with its database, keys,
@@ -23,9 +24,11 @@ public struct GatewayApplication: Sendable {
     /// The metrics `/metrics` shows.
     public let metrics: GatewayMetrics
 
-    /// Opens (creating on first start) the key file and the database, migrates, and builds the application.
+    /// Opens (creating on first start) the key file and the database, migrates, and builds the application;
+    /// `onServerRunning` is called with the listening channel (its local address has the port taken for port 0).
     public static func build(
-        configuration: GatewayConfiguration, logger: Logger = Logger(label: "contactless.gateway")
+        configuration: GatewayConfiguration, logger: Logger = Logger(label: "contactless.gateway"),
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws -> GatewayApplication {
         let keys = try GatewayKeys.loadOrCreate(directory: configuration.dataDirectory)
         let database = try await GatewayDatabase.open(
@@ -55,10 +58,12 @@ public struct GatewayApplication: Sendable {
             database: database, opener: keys.opener(replayStore: SQLReplayStore(database: database), clock: clock),
             issuer: issuerLink, keys: keys, issuerPINKey: IssuerKeys.testPINEncryptionKey,
             issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
+        let startup = StartupGate()
         services.append(
             ReversalService(
                 payments: payments, interval: configuration.reversalInterval,
-                abandonedAfter: Double(configuration.issuerTimeout.components.seconds) + 30, logger: logger))
+                abandonedAfter: Double(configuration.issuerTimeout.components.seconds) + 30, logger: logger,
+                startup: startup))
         let router = try await buildRouter(
             database: database, keys: keys, payments: payments, metrics: metrics,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock)
@@ -67,10 +72,11 @@ public struct GatewayApplication: Sendable {
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.hostname, port: configuration.port),
                 serverName: "contactless-gateway"),
-            services: services, logger: logger)
+            services: services, onServerRunning: onServerRunning, logger: logger)
         let steps = migrations
         application.beforeServerStarts {
             for step in steps { try await step() }
+            await startup.open()
         }
         return GatewayApplication(application: application, database: database, keys: keys, metrics: metrics)
     }

@@ -12,8 +12,11 @@ struct ReversalService: Service {
     /// issuer round trip.
     let abandonedAfter: TimeInterval
     let logger: Logger
+    /// Opens when the schema is migrated.
+    let startup: StartupGate
 
     func run() async throws {
+        await startup.wait()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do {
                 let now = payments.clock()

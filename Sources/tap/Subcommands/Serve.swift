@@ -1,0 +1,54 @@
+import ArgumentParser
+import CardEmulator
+import Foundation
+import Gateway
+import Hummingbird
+import Logging
+
+extension Tap {
+    /// Runs the gateway: the PSP's HTTP API with the issuer host in the same process (or a separate one).
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the gateway (the PSP's HTTP API) with the issuer host in the same process.",
+            discussion: """
+                Keeps a SQLite database and the key file (keys.json, mode 0600, generated on first start) under \
+                --data-dir; --database postgres://… uses PostgreSQL instead. The issuer host runs in process with \
+                the test cards' accounts (see the README's test card table) unless --issuer points at a `tap issuer` \
+                over ISO 8583 on TCP. SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the \
+                database, exit 0. Logs go to standard error and never hold card data.
+                """)
+
+        @Option(help: "The address to listen on.") var host = "127.0.0.1"
+        @Option(help: "The port to listen on (0: any free port, printed at start).") var port = 8080
+        @Option(name: .customLong("data-dir"), help: "Where the SQLite database and the key file live.")
+        var dataDirectory = ".tap"
+        @Option(help: ArgumentHelp("PostgreSQL instead of SQLite.", valueName: "postgres://user@host:port/db"))
+        var database: String?
+        @Option(help: ArgumentHelp("A separate issuer host (`tap issuer`).", valueName: "host:port"))
+        var issuer: String?
+        @Option(help: "Seconds to wait for the issuer's answer before reversing.") var issuerTimeout = 2.0
+
+        func run() async throws {
+            var logger = Logger(label: "tap.serve")
+            logger.logLevel = .info
+            var configuration = GatewayConfiguration(
+                hostname: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory), databaseURL: database,
+                issuerTimeout: .milliseconds(Int(issuerTimeout * 1000)), caPublicKeys: try CardProfile.testCAPublicKeys)
+            if let issuer {
+                let parts = issuer.split(separator: ":")
+                guard parts.count == 2, let issuerPort = Int(parts[1]) else {
+                    throw ValidationError("--issuer takes host:port")
+                }
+                configuration.issuer = .tcp(host: String(parts[0]), port: issuerPort)
+            }
+            let host = self.host
+            let port = self.port
+            let gateway = try await GatewayApplication.build(configuration: configuration, logger: logger) { channel in
+                // Scripts wait for this line (with --port 0 it says which port was taken).
+                let line = "tap serve: listening on http://\(host):\(channel.localAddress?.port ?? port)\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+            try await gateway.application.runService()
+        }
+    }
+}
