@@ -59,11 +59,12 @@ public struct GatewayApplication: Sendable {
             issuer: issuerLink, keys: keys, issuerPINKey: IssuerKeys.testPINEncryptionKey,
             issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
         let startup = StartupGate()
+        let abandonedAfter = configuration.issuerTimeout.timeInterval + 30
         services.append(
             ReversalService(
-                payments: payments, interval: configuration.reversalInterval,
-                abandonedAfter: Double(configuration.issuerTimeout.components.seconds) + 30, logger: logger,
-                startup: startup))
+                payments: payments, interval: configuration.reversalInterval, abandonedAfter: abandonedAfter,
+                recoverAfter: configuration.recoverAfter?.timeInterval ?? abandonedAfter, startedAt: clock(),
+                logger: logger, startup: startup))
         let router = try await buildRouter(
             database: database, keys: keys, payments: payments, metrics: metrics,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock)

@@ -25,6 +25,12 @@ public struct GatewayConfiguration: Sendable {
     public var issuerTimeout: Duration
     /// How often the reversal sweep runs.
     public var reversalInterval: Duration
+    /// How old a `processing` payment that an earlier run left behind (last changed before this node started) must
+    /// be before the reversal sweep takes it as abandoned, fails it and reverses it; nil: the issuer timeout plus
+    /// 30 s. A lone node may use zero: whatever it had in flight when it died is dead. Nodes sharing a database need
+    /// more than the issuer timeout, since such a payment may be another node's live request. Payments started by
+    /// this node itself are always given the issuer timeout plus 30 s.
+    public var recoverAfter: Duration?
     /// The CA public keys readers get at prepare.
     public var caPublicKeys: CAPublicKeyList
     /// The current time (injected for tests).
@@ -34,7 +40,7 @@ public struct GatewayConfiguration: Sendable {
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: ".tap"),
         databaseURL: String? = nil, issuer: IssuerConnection = .inProcess, issuerTimeout: Duration = .seconds(2),
-        reversalInterval: Duration = .seconds(1), caPublicKeys: CAPublicKeyList,
+        reversalInterval: Duration = .seconds(1), recoverAfter: Duration? = nil, caPublicKeys: CAPublicKeyList,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.hostname = hostname
@@ -44,6 +50,7 @@ public struct GatewayConfiguration: Sendable {
         self.issuer = issuer
         self.issuerTimeout = issuerTimeout
         self.reversalInterval = reversalInterval
+        self.recoverAfter = recoverAfter
         self.caPublicKeys = caPublicKeys
         self.clock = clock
     }

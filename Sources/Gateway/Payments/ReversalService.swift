@@ -11,6 +11,11 @@ struct ReversalService: Service {
     /// How old a `processing` payment must be before it is taken as abandoned: longer than any live request's
     /// issuer round trip.
     let abandonedAfter: TimeInterval
+    /// The same for a payment an earlier run left behind (last changed before ``startedAt``): a lone node may take
+    /// those at once, as nothing of its own is still running; nodes sharing a database need ``abandonedAfter``.
+    let recoverAfter: TimeInterval
+    /// When this node started, by the payments' clock.
+    let startedAt: Date
     let logger: Logger
     /// Opens when the schema is migrated.
     let startup: StartupGate
@@ -24,7 +29,7 @@ struct ReversalService: Service {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do {
                 let now = payments.clock()
-                let recovered = try await payments.recoverAbandoned(before: now.addingTimeInterval(-abandonedAfter))
+                let recovered = try await payments.recoverAbandoned(before: cutoff(at: now))
                 let reversed = try await payments.sendDueReversals()
                 if recovered + reversed > 0 {
                     logger.info("reversal sweep", metadata: ["recovered": "\(recovered)", "reversed": "\(reversed)"])
@@ -34,5 +39,11 @@ struct ReversalService: Service {
             }
             try? await Task.sleep(for: interval)
         }
+    }
+
+    /// Payments last changed before this are abandoned: this run's after ``abandonedAfter``, an earlier run's after
+    /// ``recoverAfter`` (never sooner than ``abandonedAfter`` for those changed since the start).
+    func cutoff(at now: Date) -> Date {
+        max(now.addingTimeInterval(-abandonedAfter), min(startedAt, now.addingTimeInterval(-recoverAfter)))
     }
 }

@@ -27,13 +27,27 @@ extension Tap {
         @Option(help: ArgumentHelp("A separate issuer host (`tap issuer`).", valueName: "host:port"))
         var issuer: String?
         @Option(help: "Seconds to wait for the issuer's answer before reversing.") var issuerTimeout = 2.0
+        @Option(
+            help: ArgumentHelp(
+                "Seconds after which a payment a previous run left in flight is failed and reversed (default: the "
+                    + "issuer timeout + 30). A lone node may use 0; nodes sharing a database need more than the "
+                    + "issuer timeout.", valueName: "seconds"))
+        var recoverAfter: Double?
+
+        func validate() throws {
+            if let recoverAfter, !(0...86_400).contains(recoverAfter) {
+                throw ValidationError("--recover-after must be from 0 to 86400 seconds")
+            }
+        }
 
         func run() async throws {
             var logger = Logger(label: "tap.serve")
             logger.logLevel = .info
             var configuration = GatewayConfiguration(
                 hostname: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory), databaseURL: database,
-                issuerTimeout: .milliseconds(Int(issuerTimeout * 1000)), caPublicKeys: try CardProfile.testCAPublicKeys)
+                issuerTimeout: .milliseconds(Int(issuerTimeout * 1000)),
+                recoverAfter: recoverAfter.map { .milliseconds(Int($0 * 1000)) },
+                caPublicKeys: try CardProfile.testCAPublicKeys)
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {

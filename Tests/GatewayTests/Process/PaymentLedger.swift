@@ -1,0 +1,25 @@
+import Foundation
+import GatewayAPI
+import Issuer
+
+/// What the clients of a crash test saw: the payments acknowledged to them, and anything unexpected.
+actor PaymentLedger {
+    /// One acknowledged (201) payment with the request that got it.
+    struct Entry: Sendable {
+        let payment: Payment
+        let card: TestCard
+        let idempotencyKey: String
+        let request: Data
+        let response: Data
+    }
+
+    private(set) var acknowledged: [Entry] = []
+    /// Set just before the kill: from then on a failed request is expected.
+    private(set) var isKilling = false
+    /// What went wrong that is not the kill's doing.
+    private(set) var problems: [String] = []
+
+    func record(_ entry: Entry) { acknowledged.append(entry) }
+    func startKilling() { isKilling = true }
+    func note(_ problem: String) { problems.append(problem) }
+}
