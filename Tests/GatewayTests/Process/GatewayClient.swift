@@ -16,6 +16,8 @@ struct GatewayClient: Sendable {
         func decoded<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder.gatewayAPI.decode(T.self, from: body) }
         /// The body as a problem, nil when it is none.
         var problem: Problem? { try? decoded(Problem.self) }
+        /// Whether the gateway replayed a stored answer (`Idempotent-Replayed: true`).
+        var isReplayed: Bool { headers["Idempotent-Replayed"].first == "true" }
         /// The body as text, for failure messages.
         var text: String { String(decoding: body, as: UTF8.self) }
     }

@@ -14,12 +14,12 @@ actor PaymentLedger {
     }
 
     private(set) var acknowledged: [Entry] = []
-    /// Set just before the kill: from then on a failed request is expected.
-    private(set) var isKilling = false
+    /// Set just before the server is stopped: from then on a failed request is expected.
+    private(set) var isStopping = false
     /// What went wrong that is not the kill's doing.
     private(set) var problems: [String] = []
 
     func record(_ entry: Entry) { acknowledged.append(entry) }
-    func startKilling() { isKilling = true }
+    func startStopping() { isStopping = true }
     func note(_ problem: String) { problems.append(problem) }
 }

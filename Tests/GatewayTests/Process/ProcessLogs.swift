@@ -31,7 +31,7 @@ final class ProcessLogs: @unchecked Sendable {
     /// Kills every process that still runs and removes the directory.
     func close() {
         for process in lock.withLock({ processes }) { process.killAndWait() }
-        try? FileManager.default.removeItem(at: directory)
+        if ProcessInfo.processInfo.environment["KEEP_LOGS"] == nil { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// Where a test card's PAN, or its track 2 (the PAN then `=` or `D`), appears in any log: one line per file and

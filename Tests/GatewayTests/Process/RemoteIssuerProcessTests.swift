@@ -19,10 +19,9 @@ import Darwin
     "Process: tap serve against tap issuer over TCP", .serialized,
     .enabled(if: TapBinary.shouldRun, TapBinary.skipReason))
 struct RemoteIssuerProcessTests {
-    @Test(
-        "a purchase approves, the issuer-timeout card gets 504 issuerUnavailable and fails; SIGTERM stops accepting, "
-            + "finishes the request in flight, and both ends exit 0",
-        arguments: TestDatabases.kinds)
+    /// A purchase approves; the issuer-timeout card gets 504 issuerUnavailable and fails; SIGTERM stops accepting,
+    /// finishes the request in flight, and both ends exit 0.
+    @Test("tap serve --issuer against tap issuer, then SIGTERM to both", arguments: TestDatabases.kinds)
     func remoteIssuer(_ kind: TestDatabases.Kind) async throws {
         try await ProcessStore.with(kind, serveAgainstIssuer)
     }

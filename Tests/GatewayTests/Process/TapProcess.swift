@@ -42,7 +42,7 @@ final class TapProcess: @unchecked Sendable {
         self.name = name
         output = logs.directory.appendingPathComponent("\(name).stdout")
         errors = logs.directory.appendingPathComponent("\(name).stderr")
-        for file in [output, errors] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         process.executableURL = binary
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
