@@ -51,8 +51,7 @@ extension PaymentService {
             case .requiresCapture:
                 record.nextReversalAt = clock()
             case .requiresPIN:
-                record.pendingCardData = nil
-                record.pinTokenHash = nil
+                record.forgetCardData()
                 record.reversalMessage = nil
             default:
                 throw GatewayAPIError(code: .invalidState, message: "only an uncaptured payment is voided")

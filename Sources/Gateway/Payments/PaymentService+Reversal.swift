@@ -15,17 +15,10 @@ extension PaymentService {
         record.payment.status = .failed
         record.payment.failureCode = "issuerUnavailable"
         record.payment.updatedAt = now
-        record.pendingCardData = nil
-        record.pinTokenHash = nil
+        record.forgetCardData()
         record.nextReversalAt = now
-        let failed = record
-        try await database.transaction { executor in
-            try await repository.update(failed, on: executor)
-            try await AuditLog.record(
-                on: executor, at: now, actor: "gateway", entity: "payment", id: failed.payment.id, action: "failed",
-                detail: "no issuer answer; reversal due")
-        }
-        _ = try? await reverse(failed)
+        try await save(record, at: now, actor: "gateway", action: "failed", detail: "no issuer answer; reversal due")
+        _ = try? await reverse(record)
     }
 
     /// Sends the payment's 0400 once; on acknowledgement (`00`, or `25`: the issuer never saw the original) clears
@@ -86,8 +79,7 @@ extension PaymentService {
                 record.payment.status = .failed
                 record.payment.failureCode = wasInFlight ? "issuerUnavailable" : "pinNotAllowed"
                 record.payment.updatedAt = now
-                record.pendingCardData = nil
-                record.pinTokenHash = nil
+                record.forgetCardData()
                 if wasInFlight { record.nextReversalAt = now } else { record.reversalMessage = nil }
                 try await repository.update(record, on: executor)
                 try await AuditLog.record(
