@@ -49,7 +49,7 @@ extension PaymentService {
         let payment = try await change(id, caller: caller, action: "canceled") { record in
             switch record.payment.status {
             case .requiresCapture:
-                record.nextReversalAt = clock()
+                record.nextReversalAt = clock().addingTimeInterval(reversalLease)
             case .requiresPIN:
                 record.forgetCardData()
                 record.reversalMessage = nil
