@@ -58,6 +58,7 @@ struct PaymentService: Sendable {
                 card: PaymentCard(pan: card.pan, entryMode: card.mode == .emv ? "contactlessChip" : "contactlessMagStripe"),
                 issuer: nil, failureCode: nil, pinRequest: nil, createdAt: now, updatedAt: now))
         record.pinDeadline = payload.createdAt.addingTimeInterval(Self.pinWindow)
+        if kind == .verification { record.payment.verificationReason = request.verificationReason ?? .other }
         let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: nil, insert: true)
         return try await exchange(message, record: record, card: card)
     }
