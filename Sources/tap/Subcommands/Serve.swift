@@ -15,7 +15,9 @@ extension Tap {
                 --data-dir; --database postgres://… uses PostgreSQL instead. The issuer host runs in process with \
                 the test cards' accounts (see the README's test card table) unless --issuer points at a `tap issuer` \
                 over ISO 8583 on TCP. SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the \
-                database, exit 0. Logs go to standard error and never hold card data.
+                database, exit 0. After a crash (kill -9, power loss) the restarted gateway fails and reverses the \
+                payments the crash left in flight once they are --recover-after seconds old. Logs go to standard \
+                error and never hold card data.
                 """)
 
         @Option(help: "The address to listen on.") var host = "127.0.0.1"

@@ -28,10 +28,12 @@ final class ProcessLogs: @unchecked Sendable {
         lock.withLock { processes.append(process) }
     }
 
-    /// Kills every process that still runs and removes the directory.
+    /// Kills every process that still runs and removes the directory (kept when `KEEP_PROCESS_LOGS` is set, for a
+    /// look at what the processes wrote).
     func close() {
         for process in lock.withLock({ processes }) { process.killAndWait() }
-        if ProcessInfo.processInfo.environment["KEEP_LOGS"] == nil { try? FileManager.default.removeItem(at: directory) }
+        guard ProcessInfo.processInfo.environment["KEEP_PROCESS_LOGS"] == nil else { return }
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Where a test card's PAN, or its track 2 (the PAN then `=` or `D`), appears in any log: one line per file and

@@ -16,7 +16,7 @@ extension TapProcess {
     /// - Returns: the process and its `HOST:PORT`, as `tap serve --issuer` takes it.
     static func issuer(name: String, logs: ProcessLogs) async throws -> (TapProcess, String) {
         let banner = "tap issuer: listening on "
-        let process = try TapProcess(["issuer", "--port", "0"], name: name, logs: logs)
+        let process = try TapProcess(["issuer", "--port", "0", "--log-level", "trace"], name: name, logs: logs)
         let line = try await process.line(startingWith: banner)
         return (process, String(line.dropFirst(banner.count)))
     }
