@@ -20,3 +20,11 @@ struct PaymentRecord: Sendable {
     var pinDeadline: Date?
     var wrongPINCount: Int = 0
 }
+
+extension PaymentRecord {
+    /// Drops the read's card data and the PIN token: the wait for a PIN is over (decided, failed or voided).
+    mutating func forgetCardData() {
+        pendingCardData = nil
+        pinTokenHash = nil
+    }
+}

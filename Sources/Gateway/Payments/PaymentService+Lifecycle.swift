@@ -49,10 +49,9 @@ extension PaymentService {
         let payment = try await change(id, caller: caller, action: "canceled") { record in
             switch record.payment.status {
             case .requiresCapture:
-                record.nextReversalAt = clock()
+                record.nextReversalAt = clock().addingTimeInterval(reversalLease)
             case .requiresPIN:
-                record.pendingCardData = nil
-                record.pinTokenHash = nil
+                record.forgetCardData()
                 record.reversalMessage = nil
             default:
                 throw GatewayAPIError(code: .invalidState, message: "only an uncaptured payment is voided")

@@ -17,10 +17,12 @@ struct PaymentKindTests {
             let tapper = try gateway.tapper(card)
             let read = try await gateway.sealedTap(tapper, minorUnits: 0)
             let response = try await gateway.post(
-                "/v1/payments", CreatePaymentRequest(cardData: read, amount: 0, currency: "EUR", kind: .verification))
+                "/v1/payments", CreatePaymentRequest(
+                    cardData: read, amount: 0, currency: "EUR", kind: .verification, verificationReason: .saveCard))
             let verification = try response.decoded(Payment.self)
             #expect(verification.status == .succeeded && verification.kind == .verification, "\(response.text)")
             #expect(verification.amount == 0 && verification.issuer?.responseCode == "00")
+            #expect(verification.verificationReason == .saveCard)
             #expect(try await gateway.balance(card) == TestCards.balance)
             let withAmount = try await gateway.post(
                 "/v1/payments",
