@@ -266,7 +266,9 @@ struct APISampleMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         let original = response.body
         let collected = Collected()
-        let (recorder, test, head) = (recorder, test, response.head)
+        let recorder = self.recorder
+        let test = self.test
+        let head = response.head
         let (method, uri, requestHeaders) = (request.method, request.uri.description, request.headers)
         response.body = ResponseBody(contentLength: original.contentLength) { writer in
             try await original.map { buffer in
