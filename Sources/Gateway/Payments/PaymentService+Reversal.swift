@@ -44,6 +44,7 @@ extension PaymentService {
         try await database.transaction { executor in
             guard var current = try await repository.payment(id, merchantId: merchantId, locking: true, on: executor)
             else { return }
+            let attempt = current.reversalAttempts + 1
             if acknowledged {
                 current.reversalMessage = nil
                 current.nextReversalAt = nil
@@ -55,7 +56,7 @@ extension PaymentService {
             try await repository.update(current, on: executor)
             try await AuditLog.record(
                 on: executor, at: now, actor: "gateway", entity: "payment", id: id,
-                action: acknowledged ? "reversed" : "reversalRetry", detail: "attempt \(current.reversalAttempts + 1)")
+                action: acknowledged ? "reversed" : "reversalRetry", detail: "attempt \(attempt)")
         }
         return acknowledged
     }

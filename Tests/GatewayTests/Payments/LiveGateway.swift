@@ -27,20 +27,21 @@ struct LiveGateway {
 
     /// Runs `body` against a fresh gateway on `kind`.
     static func with(
-        _ kind: TestDatabases.Kind, issuerTimeout: Duration = .milliseconds(500),
-        _ body: @Sendable (LiveGateway) async throws -> Void
+        _ kind: TestDatabases.Kind, issuer: GatewayConfiguration.IssuerConnection = .inProcess,
+        issuerTimeout: Duration = .milliseconds(500), _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
         switch kind {
-        case .sqlite: try await run(databaseURL: nil, issuerTimeout: issuerTimeout, body)
+        case .sqlite: try await run(databaseURL: nil, issuer: issuer, issuerTimeout: issuerTimeout, body)
         case .postgres:
             try await TestDatabases.withPostgresDatabase { url in
-                try await run(databaseURL: url.description, issuerTimeout: issuerTimeout, body)
+                try await run(databaseURL: url.description, issuer: issuer, issuerTimeout: issuerTimeout, body)
             }
         }
     }
 
     private static func run(
-        databaseURL: String?, issuerTimeout: Duration, _ body: @Sendable (LiveGateway) async throws -> Void
+        databaseURL: String?, issuer: GatewayConfiguration.IssuerConnection, issuerTimeout: Duration,
+        _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -48,7 +49,7 @@ struct LiveGateway {
         let logs = LogRecorder()
         let application = try await GatewayApplication.build(
             configuration: GatewayConfiguration(
-                port: 0, dataDirectory: directory, databaseURL: databaseURL, issuerTimeout: issuerTimeout,
+                port: 0, dataDirectory: directory, databaseURL: databaseURL, issuer: issuer, issuerTimeout: issuerTimeout,
                 reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys,
                 clock: clock.function),
             logger: logs.logger)
