@@ -3,7 +3,8 @@
 
 1. The document is valid OpenAPI 3.1 (openapi-spec-validator).
 2. It describes every route the gateway's router serves (the `router.get("…")`/`group.post("…")` calls under
-   Sources/Gateway), with the same method.
+   Sources/Gateway), with the same method, and the problem codes of GatewayAPIError (Sources/GatewayAPI), each
+   under the HTTP status `GatewayAPIError.Code.httpStatus` gives it.
 3. Every HTTP exchange the live gateway tests recorded (scripts/test runs them with CONTACTLESS_API_SAMPLES=DIR; see
    APISampleRecorder in Tests/GatewayTests/Identity/IdentityFixture.swift) matches it, checked with openapi-core:
    - every response: a documented status, content type, headers and body (problem codes included);
@@ -105,6 +106,47 @@ def router_routes(sources):
             path = "/" + re.sub(r":([A-Za-z0-9_]+)", r"{\1}", path.strip("/"))
             routes.add((method.upper(), path))
     return routes
+
+
+def problem_codes(api_sources):
+    """{code: HTTP status} from GatewayAPIError.Code.httpStatus."""
+    text = (pathlib.Path(api_sources) / "Errors" / "GatewayAPIError.swift").read_text()
+    switch = text[text.index("var httpStatus"):]
+    switch = switch[:switch.index("\n        }\n")]
+    return {code: int(status) for cases, status in re.findall(r"case ([^:]+):\s*(\d{3})", switch)
+            for code in re.findall(r"\.(\w+)", cases)}
+
+
+def check_problem_codes(spec, statuses):
+    """The mismatches between the document's problem codes and GatewayAPIError's: the same set, and every response
+    that names codes names only codes of its own status."""
+    mismatches = []
+    documented = set(spec.document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"])
+    if documented != set(statuses):
+        mismatches.append(f"Problem.code lists {sorted(documented - set(statuses))} that GatewayAPIError lacks and "
+                          f"lacks {sorted(set(statuses) - documented)}")
+    responses = dict(spec.document["components"]["responses"])
+    named = [(f"components/responses/{name}", None, response) for name, response in responses.items()]
+    for (method, template), (_, operation) in spec.operations.items():
+        for status, response in operation.get("responses", {}).items():
+            if "$ref" not in response:
+                named.append((f"{method} {template} {status}", int(status), response))
+    for where, status, response in named:
+        for media in response.get("content", {}).values():
+            schema = media.get("schema", {})
+            if "$ref" in schema:
+                schema = spec.document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+            for part in schema.get("allOf", []):
+                properties = part.get("properties", {})
+                code = properties.get("code", {})
+                codes = code.get("enum") or ([code["const"]] if "const" in code else [])
+                const = properties.get("status", {}).get("const")
+                for name in codes:
+                    expected = statuses.get(name)
+                    if expected is None or expected != (status or const) or (const and const != expected):
+                        mismatches.append(f"{where}: code {name} is HTTP {expected} in GatewayAPIError, "
+                                          f"documented as {status or const}")
+    return mismatches
 
 
 def check_prepare_stream(spec, exchange, body):
@@ -227,6 +269,14 @@ def main():
         failures += 1
     if routes and not missing and not extra:
         print(f"routes: the router's {len(routes)} routes are exactly the documented operations")
+
+    statuses = problem_codes(pathlib.Path(sources).parent / "GatewayAPI")
+    code_mismatches = check_problem_codes(spec, statuses)
+    for mismatch in code_mismatches:
+        print("FAIL problem codes: " + mismatch)
+    failures += len(code_mismatches)
+    if statuses and not code_mismatches:
+        print(f"problem codes: the {len(statuses)} codes of GatewayAPIError, each documented under its HTTP status")
 
     if samples is None:
         return 1 if failures else 0
