@@ -23,6 +23,8 @@ struct LiveGateway {
     let merchantId: String
     let apiKey: String
     let deviceId: String
+    /// The admin's reader token (linking and prepare; not payments).
+    let readerToken: String
     let provisioning: ReaderProvisioning
 
     /// Runs `body` against a fresh gateway on `kind`.
@@ -81,7 +83,7 @@ struct LiveGateway {
             try await body(
                 LiveGateway(
                     client: client, application: application, clock: clock, logs: logs, merchantId: merchant.id,
-                    apiKey: secret.value, deviceId: deviceId, provisioning: provisioning))
+                    apiKey: secret.value, deviceId: deviceId, readerToken: token.token, provisioning: provisioning))
         }
     }
 
