@@ -28,3 +28,11 @@ extension PaymentRecord {
         pinTokenHash = nil
     }
 }
+
+extension Caller {
+    /// Whether this caller may see and act on `record`: the merchant's server sees all its payments, a reader session
+    /// only its own device's.
+    func sees(_ record: PaymentRecord) -> Bool {
+        deviceId == nil || deviceId == record.payment.deviceId
+    }
+}

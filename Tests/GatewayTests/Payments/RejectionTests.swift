@@ -74,6 +74,11 @@ struct RejectionTests {
                 merchantId: other.id, actor: "test", now: gateway.clock.now)
             let foreign = try await gateway.post("/v1/payments", body, bearer: otherKey.value)
             #expect(foreign.problem?.code == "forbidden")
+            // A reader token links and prepares; it neither pays nor sees payments.
+            #expect(try await gateway.post("/v1/payments", body, bearer: gateway.readerToken).status == .unauthorized)
+            let listed = try await gateway.client.execute(
+                uri: "/v1/payments", method: .get, headers: .bearer(gateway.readerToken), body: nil)
+            #expect(listed.status == .unauthorized)
             try await Self.expectNothingKept(gateway, card)
             // The merchant's own server may submit the read (API key); the read is then spent.
             #expect(try await gateway.post("/v1/payments", body, bearer: gateway.apiKey).status == .created)

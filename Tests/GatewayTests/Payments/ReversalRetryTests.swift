@@ -23,7 +23,9 @@ struct ReversalRetryTests {
             // The port is free again; the gateway's link keeps knocking on it.
             try await LiveGateway.with(kind, issuer: .tcp(host: "127.0.0.1", port: port)) { gateway in
                 let payment = try await LiveIssuer.withRunning(Self.server(host, port: port)) {
-                    try await gateway.pay(try gateway.tapper(card), minorUnits: 800, captureMethod: .manual)
+                    // The link retries the port with a backoff of at most 2 s: let it connect first.
+                    try await Task.sleep(for: .milliseconds(2_500))
+                    return try await gateway.pay(try gateway.tapper(card), minorUnits: 800, captureMethod: .manual)
                         .decoded(Payment.self)
                 }
                 #expect(payment.status == .requiresCapture)
