@@ -20,8 +20,11 @@ struct ReversalRetryTests {
             let keyedPAN = keys.keyedHash(of: try PAN(card.pan))
             let first = LiveIssuer.server(host)
             let port = try await LiveIssuer.withRunning(first) { try await first.port }
-            // The port is free again; the gateway's link keeps knocking on it.
-            try await LiveGateway.with(kind, issuer: .tcp(host: "127.0.0.1", port: port)) { gateway in
+            // The port is free again; the gateway's link keeps knocking on it, at most 2 s apart: an issuer timeout
+            // longer than that lets the first payment wait for the link to reconnect, even on a loaded machine.
+            try await LiveGateway.with(
+                kind, issuer: .tcp(host: "127.0.0.1", port: port), issuerTimeout: .seconds(3)
+            ) { gateway in
                 let payment = try await LiveIssuer.withRunning(Self.server(host, port: port)) {
                     // The link retries the port with a backoff of at most 2 s: let it connect first.
                     try await Task.sleep(for: .milliseconds(2_500))
