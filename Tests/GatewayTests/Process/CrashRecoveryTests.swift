@@ -7,9 +7,9 @@ import Issuer
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A `tap serve` process stopped in the middle of a stream of authorizations — killed (`kill -9`) or asked to stop
@@ -79,7 +79,9 @@ struct CrashRecoveryTests {
                 await ledger.startStopping()
                 first.send(stop.signal)
                 try await group.waitForAll()
-                #expect(ready, "the stream never had \(Self.acknowledgedBeforeStop) acknowledged payments and one in flight")
+                #expect(
+                    ready, "the stream never had \(Self.acknowledgedBeforeStop) acknowledged payments and one in flight"
+                )
             }
             #expect(try await first.ending() == (stop == .kill ? .signal(SIGKILL) : .exit(0)))
             let acknowledged = await ledger.acknowledged
@@ -136,7 +138,8 @@ struct CrashRecoveryTests {
             let request = try await merchant.paymentRequest(tapper, minorUnits: amount)
             let reply: GatewayClient.Reply
             do {
-                reply = try await client.post("/v1/payments", bearer: merchant.session, body: request, idempotencyKey: key)
+                reply = try await client.post(
+                    "/v1/payments", bearer: merchant.session, body: request, idempotencyKey: key)
             } catch {
                 if await !ledger.isStopping { await ledger.note("worker \(worker) failed before the stop: \(error)") }
                 return
@@ -147,7 +150,8 @@ struct CrashRecoveryTests {
                 return
             }
             await ledger.record(
-                PaymentLedger.Entry(payment: payment, card: card, idempotencyKey: key, request: request, response: reply.body))
+                PaymentLedger.Entry(
+                    payment: payment, card: card, idempotencyKey: key, request: request, response: reply.body))
         }
     }
 

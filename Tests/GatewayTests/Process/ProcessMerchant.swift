@@ -24,9 +24,9 @@ struct ProcessMerchant: Sendable {
         let merchant = try await cli(
             ["merchant", "create", "--name", "Process Shop", "--country", "DE", "--currency", "EUR"] + store,
             name: "merchant-create", logs: logs, Identified.self)
+        let user = ["--merchant", merchant.id, "--email", "owner@process.example", "--role", "admin"]
         let admin = try await cli(
-            ["merchant", "user", "add", "--merchant", merchant.id, "--email", "owner@process.example", "--role", "admin"]
-                + store, name: "merchant-user-add", logs: logs, Identified.self)
+            ["merchant", "user", "add"] + user + store, name: "merchant-user-add", logs: logs, Identified.self)
         let key = try await cli(
             ["merchant", "key", "create", "--merchant", merchant.id] + store, name: "merchant-key-create", logs: logs,
             CreatedKey.self)
@@ -35,13 +35,15 @@ struct ProcessMerchant: Sendable {
         try #require(tokenReply.status == 201 || tokenReply.status == 200, "reader token: \(tokenReply.text)")
         let token = try tokenReply.decoded(ReaderToken.self).token
         let deviceId = "device-\(UUID().uuidString.prefix(8))"
-        let link = try await client.post("/v1/account-links", bearer: token, json: AccountLinkRequest(deviceId: deviceId))
+        let link = try await client.post(
+            "/v1/account-links", bearer: token, json: AccountLinkRequest(deviceId: deviceId))
         try #require((200..<300).contains(link.status), "account link: \(link.text)")
         let prepared = try await client.post("/v1/devices/\(deviceId)/prepare", bearer: token, body: Data())
         try #require(prepared.status == 200, "prepare: \(prepared.text)")
         let provisioning = try #require(
             try PrepareProgress.lines(in: prepared.body).last?.provisioning, "prepare ended without provisioning")
-        return ProcessMerchant(merchantId: merchant.id, apiKey: key.secret, deviceId: deviceId, provisioning: provisioning)
+        return ProcessMerchant(
+            merchantId: merchant.id, apiKey: key.secret, deviceId: deviceId, provisioning: provisioning)
     }
 
     /// A tapper for `card` (its own applet, so its ATCs go up with each tap).

@@ -8,9 +8,9 @@ import NIOPosix
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `tap serve --issuer HOST:PORT` against a separately started `tap issuer` (ISO 8583 over TCP on the loopback), and
@@ -58,7 +58,8 @@ struct RemoteIssuerProcessTests {
             #expect(failed.map(\.amount) == [1_600] && failed.first?.failureCode == "issuerUnavailable")
 
             // SIGTERM while a request waits for the issuer: the listener closes, the request still gets its answer.
-            let request = try await merchant.paymentRequest(try ProcessMerchant.tapper(silentInFlight), minorUnits: 1_700)
+            let request = try await merchant.paymentRequest(
+                try ProcessMerchant.tapper(silentInFlight), minorUnits: 1_700)
             let port = try #require(Int(url.split(separator: ":").last ?? ""))
             try await withThrowingTaskGroup(of: GatewayClient.Reply.self) { group in
                 group.addTask {

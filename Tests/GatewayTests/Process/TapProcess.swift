@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One `tap` subcommand running as a child process, its standard output and error written to files in its
@@ -74,7 +74,8 @@ final class TapProcess: @unchecked Sendable {
         while ContinuousClock.now < deadline {
             let text = standardOutput
             // Complete lines only: the last one may still be being written.
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(text.hasSuffix("\n") ? 0 : 1)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(
+                text.hasSuffix("\n") ? 0 : 1)
             if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return String(line) }
             guard process.isRunning else { throw failure("ended before printing \"\(prefix)…\"") }
             try await Task.sleep(for: .milliseconds(50))
