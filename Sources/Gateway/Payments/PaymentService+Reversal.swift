@@ -9,7 +9,7 @@ extension PaymentService {
 
     /// How long a reversal being sent is claimed: longer than the issuer's timeout.
     var reversalLease: TimeInterval {
-        Double(issuerTimeout.components.seconds) + Double(issuerTimeout.components.attoseconds) / 1e18 + 1
+        issuerTimeout.timeInterval + 1
     }
 
     /// Marks a payment whose 0100 got no answer as failed and reverses it now; a reversal that is not acknowledged

@@ -37,7 +37,8 @@ struct ReversalService: Service {
             } catch {
                 logger.warning("reversal sweep failed", metadata: ["error": "\(type(of: error))"])
             }
-            try? await Task.sleep(for: interval)
+            // Cut short by graceful shutdown, so stopping does not wait out the interval.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 
