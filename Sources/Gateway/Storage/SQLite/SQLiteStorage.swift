@@ -7,14 +7,16 @@ import SQLiteNIO
 /// acknowledged), or an in-memory database for tests.
 ///
 /// SQLite allows one writer at a time, so every statement and transaction goes through one connection behind a
-/// first-come lock; a transaction starts with `BEGIN IMMEDIATE`, taking the write lock up front. Inside
+/// first-come lock. Concurrent transactions share commits (``SQLiteCommitGroup``): each runs in its own `SAVEPOINT`
+/// inside one `BEGIN IMMEDIATE … COMMIT`, and none returns before that commit is on disk; a lone transaction
+/// commits at once. A statement run outside a transaction joins the group the same way. Inside
 /// ``transaction(_:)`` use only the executor it passes: calling the storage itself there would wait for the lock the
 /// transaction holds.
 public final class SQLiteStorage: SQLDatabase {
     /// Always ``SQLDialect/sqlite``.
     public let dialect = SQLDialect.sqlite
     private let connection: SQLiteConnection
-    private let lock = AsyncLock()
+    private let group = SQLiteCommitGroup()
 
     private init(connection: SQLiteConnection) {
         self.connection = connection
@@ -40,7 +42,14 @@ public final class SQLiteStorage: SQLDatabase {
 
     public func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
         do {
-            return try await lock.withLock { try await self.execute(sql, binds, on: self.connection) }
+            return try await grouped { () async throws -> Result<[SQLRow], any Error> in
+                do {
+                    return .success(try await self.execute(sql, binds, on: self.connection))
+                } catch let error as StorageError where error.code == .uniqueViolation {
+                    // A constraint undoes only its own statement: the group's transaction goes on.
+                    return .failure(error)
+                }
+            }
         } catch let error as StorageError {
             throw error
         } catch {
@@ -51,19 +60,82 @@ public final class SQLiteStorage: SQLDatabase {
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {
-        try await lock.withLock {
+        try await grouped { () async throws -> Swift.Result<Result, any Error> in
             let executor = Executor(storage: self)
-            try await self.execute("BEGIN IMMEDIATE", [], on: self.connection)
+            try await self.execute("SAVEPOINT member", [], on: self.connection)
             do {
                 let result = try await body(executor)
                 try executor.failure.check()
-                try await self.execute("COMMIT", [], on: self.connection)
-                return result
+                try await self.execute("RELEASE member", [], on: self.connection)
+                return .success(result)
             } catch {
-                _ = try? await self.execute("ROLLBACK", [], on: self.connection)
+                // Undo this member only; if even that fails, the throw below rolls the whole group back.
+                try await self.execute("ROLLBACK TO member", [], on: self.connection)
+                try await self.execute("RELEASE member", [], on: self.connection)
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Runs `member` under the lock inside the commit group's transaction and returns its outcome once the group is
+    /// committed. `member` returns its own failure when it left the transaction intact (undone to its savepoint);
+    /// when it throws, the state of the transaction is unknown, and the whole group is rolled back and fails.
+    private func grouped<Value: Sendable>(
+        _ member: @Sendable () async throws -> Swift.Result<Value, any Error>
+    ) async throws -> Value {
+        await group.acquire()
+        if !(await group.isOpen) {
+            do {
+                try await execute("BEGIN IMMEDIATE", [], on: connection)
+            } catch {
+                await group.release()
+                throw error
+            }
+            await group.opened()
+        }
+        let outcome: Swift.Result<Value, any Error>
+        do {
+            outcome = try await member()
+        } catch {
+            await endGroup(commit: false, failure: error)
+            throw error
+        }
+        if await group.memberFinished() {
+            if let failure = await endGroup(commit: true, failure: nil) {
+                if case .failure(let own) = outcome { throw own }
+                throw failure
+            }
+        } else {
+            do {
+                try await group.handOverAndAwaitCommit()
+            } catch {
+                if case .failure(let own) = outcome { throw own }
                 throw error
             }
         }
+        return try outcome.get()
+    }
+
+    /// Commits (or, with `commit` false, rolls back) the group's transaction, tells its waiting members, and gives
+    /// up the lock; returns the error the group failed with, if it did.
+    @discardableResult
+    private func endGroup(commit: Bool, failure: (any Error)?) async -> (any Error)? {
+        var failure = failure
+        if commit {
+            do {
+                try await execute("COMMIT", [], on: connection)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            _ = try? await execute("ROLLBACK", [], on: connection)
+            await group.closed(.failure(failure))
+        } else {
+            await group.closed(.success(()))
+        }
+        await group.release()
+        return failure
     }
 
     /// Waits until the service group shuts down (or the task is cancelled), then closes the file.
@@ -71,7 +143,24 @@ public final class SQLiteStorage: SQLDatabase {
         try? await gracefulShutdown()
         // The future-based close: the async one refuses to run in a cancelled task, and a connection left open
         // traps when it is released.
-        try await lock.withLock { try await self.connection.close().get() }
+        await group.acquire()
+        if await group.isOpen {
+            // A group's member handed the lock to us: its members wait for this commit.
+            do {
+                try await execute("COMMIT", [], on: connection)
+                await group.closed(.success(()))
+            } catch {
+                _ = try? await execute("ROLLBACK", [], on: connection)
+                await group.closed(.failure(error))
+            }
+        }
+        do {
+            try await connection.close().get()
+        } catch {
+            await group.release()
+            throw error
+        }
+        await group.release()
     }
 
     /// Runs one statement on the connection, without the lock (callers hold it).
