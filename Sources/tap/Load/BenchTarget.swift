@@ -27,7 +27,7 @@ struct BenchTarget: Sendable {
             "tap-bench-gateway-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "tap.bench.gateway")
-        logger.logLevel = .error
+        logger.logLevel = .critical
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let gateway = try await GatewayApplication.build(
             configuration: GatewayConfiguration(

@@ -80,7 +80,7 @@ extension Tap.Bench {
                 // Size the measured phase's taps on the warm-up's rate, with room to spare.
                 let closedPerWorker = min(
                     closedMaximumPerWorker,
-                    Self.perWorker(rate: max(warm.perSecond, 200) * 1.6, duration: duration, workers: connections))
+                    Self.perWorker(rate: max(warm.perSecond, 500) * 3, duration: duration, workers: connections))
                 progress(
                     String(format: "warm-up %.0f/s; ", warm.perSecond)
                         + "making \(closedPerWorker * connections) taps for the closed loop")

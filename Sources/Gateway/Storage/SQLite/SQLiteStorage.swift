@@ -42,7 +42,7 @@ public final class SQLiteStorage: SQLDatabase {
 
     public func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
         do {
-            return try await grouped { () async throws -> Result<[SQLRow], any Error> in
+            return try await grouped { _ async throws -> Result<[SQLRow], any Error> in
                 do {
                     return .success(try await self.execute(sql, binds, on: self.connection))
                 } catch let error as StorageError where error.code == .uniqueViolation {
@@ -60,31 +60,34 @@ public final class SQLiteStorage: SQLDatabase {
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {
-        try await grouped { () async throws -> Swift.Result<Result, any Error> in
+        try await grouped { first async throws -> Swift.Result<Result, any Error> in
             let executor = Executor(storage: self)
-            try await self.execute("SAVEPOINT member", [], on: self.connection)
+            // The group's first member needs no savepoint: if it fails, rolling the group back undoes it alone. Later
+            // members' savepoints stay on the stack until the commit (RELEASE would only cost a statement).
+            if !first { try await self.execute("SAVEPOINT member", [], on: self.connection) }
             do {
                 let result = try await body(executor)
                 try executor.failure.check()
-                try await self.execute("RELEASE member", [], on: self.connection)
                 return .success(result)
             } catch {
-                // Undo this member only; if even that fails, the throw below rolls the whole group back.
+                guard !first else { throw error }
+                // Undo this member only; if even that fails, the throw rolls the whole group back.
                 try await self.execute("ROLLBACK TO member", [], on: self.connection)
-                try await self.execute("RELEASE member", [], on: self.connection)
                 return .failure(error)
             }
         }
     }
 
     /// Runs `member` under the lock inside the commit group's transaction and returns its outcome once the group is
-    /// committed. `member` returns its own failure when it left the transaction intact (undone to its savepoint);
-    /// when it throws, the state of the transaction is unknown, and the whole group is rolled back and fails.
+    /// committed. `member` (told whether it began the group) returns its own failure when it left the transaction
+    /// intact (undone to its savepoint); when it throws, the whole group is rolled back and fails with that error
+    /// (for the first member that is just its own rollback).
     private func grouped<Value: Sendable>(
-        _ member: @Sendable () async throws -> Swift.Result<Value, any Error>
+        _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
     ) async throws -> Value {
         await group.acquire()
-        if !(await group.isOpen) {
+        let first = !(await group.isOpen)
+        if first {
             do {
                 try await execute("BEGIN IMMEDIATE", [], on: connection)
             } catch {
@@ -95,7 +98,7 @@ public final class SQLiteStorage: SQLDatabase {
         }
         let outcome: Swift.Result<Value, any Error>
         do {
-            outcome = try await member()
+            outcome = try await member(first)
         } catch {
             await endGroup(commit: false, failure: error)
             throw error
