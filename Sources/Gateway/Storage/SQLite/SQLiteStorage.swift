@@ -1,7 +1,6 @@
 import Logging
-import NIOCore
+import NIOPosix
 import ServiceLifecycle
-import SQLiteNIO
 
 /// The embedded database: one SQLite file (WAL journal, `synchronous=FULL`, so a commit is on disk before it is
 /// acknowledged), or an in-memory database for tests.
@@ -15,11 +14,11 @@ import SQLiteNIO
 public final class SQLiteStorage: SQLDatabase {
     /// Always ``SQLDialect/sqlite``.
     public let dialect = SQLDialect.sqlite
-    private let connection: SQLiteConnection
+    private let handle: SQLiteHandle
     private let group = SQLiteCommitGroup()
 
-    private init(connection: SQLiteConnection) {
-        self.connection = connection
+    private init(handle: SQLiteHandle) {
+        self.handle = handle
     }
 
     /// Opens (creating if needed) the database file at `path`, or an in-memory database when `path` is nil.
@@ -27,15 +26,15 @@ public final class SQLiteStorage: SQLDatabase {
     public static func open(path: String?, logger: Logger = Logger(label: "contactless.sqlite")) async throws(
         StorageError
     ) -> SQLiteStorage {
-        let connection: SQLiteConnection
+        let handle: SQLiteHandle
         do {
-            connection = try await SQLiteConnection.open(storage: path.map { .file(path: $0) } ?? .memory, logger: logger)
+            handle = try SQLiteHandle(path: path)
         } catch {
-            throw StorageError(.connectionFailed, "cannot open the SQLite database: \(Self.reason(error))")
+            throw StorageError(.connectionFailed, "cannot open the SQLite database: SQLite error \(error.code)")
         }
-        let storage = SQLiteStorage(connection: connection)
+        let storage = SQLiteStorage(handle: handle)
         for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"] {
-            try await storage.execute(pragma, [], on: connection)
+            try storage.execute(pragma, [])
         }
         return storage
     }
@@ -44,7 +43,7 @@ public final class SQLiteStorage: SQLDatabase {
         do {
             return try await grouped { _ async throws -> Result<[SQLRow], any Error> in
                 do {
-                    return .success(try await self.execute(sql, binds, on: self.connection))
+                    return .success(try self.execute(sql, binds))
                 } catch let error as StorageError where error.code == .uniqueViolation {
                     // A constraint undoes only its own statement: the group's transaction goes on.
                     return .failure(error)
@@ -64,7 +63,7 @@ public final class SQLiteStorage: SQLDatabase {
             let executor = Executor(storage: self)
             // The group's first member needs no savepoint: if it fails, rolling the group back undoes it alone. Later
             // members' savepoints stay on the stack until the commit (RELEASE would only cost a statement).
-            if !first { try await self.execute("SAVEPOINT member", [], on: self.connection) }
+            if !first { try self.execute("SAVEPOINT member", []) }
             do {
                 let result = try await body(executor)
                 try executor.failure.check()
@@ -72,7 +71,7 @@ public final class SQLiteStorage: SQLDatabase {
             } catch {
                 guard !first else { throw error }
                 // Undo this member only; if even that fails, the throw rolls the whole group back.
-                try await self.execute("ROLLBACK TO member", [], on: self.connection)
+                try self.execute("ROLLBACK TO member", [])
                 return .failure(error)
             }
         }
@@ -89,7 +88,7 @@ public final class SQLiteStorage: SQLDatabase {
         let first = !(await group.isOpen)
         if first {
             do {
-                try await execute("BEGIN IMMEDIATE", [], on: connection)
+                try execute("BEGIN IMMEDIATE", [])
             } catch {
                 await group.release()
                 throw error
@@ -126,13 +125,13 @@ public final class SQLiteStorage: SQLDatabase {
         var failure = failure
         if commit {
             do {
-                try await execute("COMMIT", [], on: connection)
+                try await self.commit()
             } catch {
                 failure = error
             }
         }
         if let failure {
-            _ = try? await execute("ROLLBACK", [], on: connection)
+            _ = try? execute("ROLLBACK", [])
             await group.closed(.failure(failure))
         } else {
             await group.closed(.success(()))
@@ -144,74 +143,38 @@ public final class SQLiteStorage: SQLDatabase {
     /// Waits until the service group shuts down (or the task is cancelled), then closes the file.
     public func run() async throws {
         try? await gracefulShutdown()
-        // The future-based close: the async one refuses to run in a cancelled task, and a connection left open
-        // traps when it is released.
         await group.acquire()
         if await group.isOpen {
             // A group's member handed the lock to us: its members wait for this commit.
             do {
-                try await execute("COMMIT", [], on: connection)
+                try await commit()
                 await group.closed(.success(()))
             } catch {
-                _ = try? await execute("ROLLBACK", [], on: connection)
+                _ = try? execute("ROLLBACK", [])
                 await group.closed(.failure(error))
             }
         }
-        do {
-            try await connection.close().get()
-        } catch {
-            await group.release()
-            throw error
-        }
+        handle.close()
         await group.release()
     }
 
-    /// Runs one statement on the connection, without the lock (callers hold it).
+    /// Runs one statement on the connection, in place, without the lock (callers hold it).
     @discardableResult
-    fileprivate func execute(
-        _ sql: String, _ binds: [SQLValue], on connection: SQLiteConnection
-    ) async throws(StorageError) -> [SQLRow] {
-        let data = binds.map(Self.data)
+    fileprivate func execute(_ sql: String, _ binds: [SQLValue]) throws(StorageError) -> [SQLRow] {
         do {
-            let rows = try await connection.query(dialect.placeholders(sql), data)
-            return rows.map { row in
-                SQLRow(Dictionary(row.columns.map { ($0.name, Self.value($0.data)) }, uniquingKeysWith: { $1 }))
-            }
-        } catch let error as SQLiteError {
-            switch error.reason {
-            case .constraintUniqueFailed, .constraintPrimaryKeyFailed:
-                throw StorageError(.uniqueViolation, "a unique key is taken: \(Self.reason(error))")
-            default:
-                throw StorageError(.queryFailed, "a statement failed: \(Self.reason(error))")
-            }
+            return try handle.run(dialect.placeholders(sql), binds)
+        } catch where error.isUniqueViolation {
+            throw StorageError(.uniqueViolation, "a unique key is taken: SQLite error \(error.code)")
         } catch {
-            throw StorageError(.queryFailed, "a statement failed")
+            // The code, never SQLite's message: it quotes values in some messages.
+            throw StorageError(.queryFailed, "a statement failed: SQLite error \(error.code)")
         }
     }
 
-    /// The error's class, never its message: SQLite quotes values in some messages.
-    private static func reason(_ error: any Error) -> String {
-        (error as? SQLiteError).map { "\($0.reason)" } ?? "\(type(of: error))"
-    }
-
-    private static func data(_ value: SQLValue) -> SQLiteData {
-        switch value {
-        case .integer(let integer): .integer(integer)
-        case .text(let text): .text(text)
-        case .blob(let bytes): .blob(ByteBuffer(bytes: bytes))
-        case .null: .null
-        }
-    }
-
-    private static func value(_ data: SQLiteData) -> SQLValue {
-        switch data {
-        case .integer(let integer): .integer(Int(integer))
-        // No schema here has REAL columns; one that holds no 64-bit integer reads as NULL rather than trapping.
-        case .float(let double): Int(exactly: double.rounded(.towardZero)).map(SQLValue.integer) ?? .null
-        case .text(let text): .text(text)
-        case .blob(let buffer): .blob(Array(buffer.readableBytesView))
-        case .null: .null
-        }
+    /// Commits on a thread of NIO's pool: the commit waits for the disk (fsync), which must not hold up one of the
+    /// few threads that run Swift's tasks.
+    fileprivate func commit() async throws {
+        try await NIOThreadPool.singleton.runIfActive { try self.execute("COMMIT", []) }
     }
 
     /// The executor a transaction's body gets: the storage's connection without taking the lock again.
@@ -222,7 +185,7 @@ public final class SQLiteStorage: SQLDatabase {
 
         func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
             do {
-                return try await storage.execute(sql, binds, on: storage.connection)
+                return try storage.execute(sql, binds)
             } catch {
                 throw failure.record(error)
             }
