@@ -21,6 +21,10 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.response(error)
         } catch let error as HTTPError {
             return Self.response(Self.apiError(error))
+        } catch let error as StorageError where [.connectionFailed, .transactionConflict].contains(error.code) {
+            // Nothing was committed: the caller may retry (with the same Idempotency-Key).
+            context.logger.warning("storage unavailable", metadata: ["code": "\(error.code)"])
+            return Self.response(GatewayAPIError(code: .unavailable, message: "the gateway's database is unavailable"))
         } catch {
             context.logger.error("unexpected error", metadata: ["type": "\(type(of: error))"])
             return Self.response(GatewayAPIError(code: .internalError, message: "an unexpected error occurred"))

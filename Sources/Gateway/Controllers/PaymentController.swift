@@ -105,11 +105,10 @@ struct PaymentController: Sendable {
         }
     }
 
+    /// The caller, if its credential is an API key or a reader session: a reader token (a merchant user's, for
+    /// linking and prepare) must not list, capture, void or refund the merchant's payments.
     static func caller(_ context: GatewayRequestContext) throws(GatewayAPIError) -> Caller {
-        guard let caller = context.caller else {
-            throw GatewayAPIError(code: .unauthorized, message: "credentials are missing or not valid")
-        }
-        return caller
+        try context.requireCaller(.apiKey, .readerSession)
     }
 
     private struct EmptyBody: Decodable {}

@@ -20,3 +20,19 @@ struct PaymentRecord: Sendable {
     var pinDeadline: Date?
     var wrongPINCount: Int = 0
 }
+
+extension PaymentRecord {
+    /// Drops the read's card data and the PIN token: the wait for a PIN is over (decided, failed or voided).
+    mutating func forgetCardData() {
+        pendingCardData = nil
+        pinTokenHash = nil
+    }
+}
+
+extension Caller {
+    /// Whether this caller may see and act on `record`: the merchant's server sees all its payments, a reader session
+    /// only its own device's.
+    func sees(_ record: PaymentRecord) -> Bool {
+        deviceId == nil || deviceId == record.payment.deviceId
+    }
+}

@@ -6,7 +6,7 @@ extension PaymentService {
     /// The merchant's payment (a reader session sees its own device's only).
     func payment(_ id: String, caller: Caller) async throws -> Payment {
         guard let record = try await repository.payment(id, merchantId: caller.merchantId, on: database),
-            caller.deviceId == nil || caller.deviceId == record.payment.deviceId
+            caller.sees(record)
         else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
         return record.payment
     }
@@ -49,10 +49,9 @@ extension PaymentService {
         let payment = try await change(id, caller: caller, action: "canceled") { record in
             switch record.payment.status {
             case .requiresCapture:
-                record.nextReversalAt = clock()
+                record.nextReversalAt = clock().addingTimeInterval(reversalLease)
             case .requiresPIN:
-                record.pendingCardData = nil
-                record.pinTokenHash = nil
+                record.forgetCardData()
                 record.reversalMessage = nil
             default:
                 throw GatewayAPIError(code: .invalidState, message: "only an uncaptured payment is voided")
@@ -73,7 +72,8 @@ extension PaymentService {
         let now = clock()
         let refundId = Self.newID("re")
         return try await database.transaction { executor in
-            guard var record = try await repository.payment(id, merchantId: caller.merchantId, locking: true, on: executor)
+            guard var record = try await repository.payment(id, merchantId: caller.merchantId, locking: true, on: executor),
+                caller.sees(record)
             else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
             guard record.payment.status == .succeeded, record.payment.kind == .purchase else {
                 throw GatewayAPIError(code: .invalidState, message: "only a captured purchase is refunded")
@@ -138,7 +138,8 @@ extension PaymentService {
     ) async throws -> Payment {
         let now = clock()
         return try await database.transaction { executor in
-            guard var record = try await repository.payment(id, merchantId: caller.merchantId, locking: true, on: executor)
+            guard var record = try await repository.payment(id, merchantId: caller.merchantId, locking: true, on: executor),
+                caller.sees(record)
             else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
             let detail = try body(&record)
             record.payment.updatedAt = now

@@ -17,7 +17,7 @@ extension PaymentService {
         }
         let now = clock()
         guard var record = try await repository.payment(paymentId, merchantId: caller.merchantId, on: database),
-            caller.deviceId == nil || caller.deviceId == record.payment.deviceId
+            caller.sees(record)
         else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
         guard record.payment.status == .requiresPIN, let tokenHash = record.pinTokenHash,
             tokenHash == Self.hash(submission.pinToken), let pending = record.pendingCardData

@@ -7,6 +7,11 @@ extension PaymentService {
     /// How many due reversals one sweep sends.
     static let reversalBatch = 20
 
+    /// How long a reversal being sent is claimed: longer than the issuer's timeout.
+    var reversalLease: TimeInterval {
+        Double(issuerTimeout.components.seconds) + Double(issuerTimeout.components.attoseconds) / 1e18 + 1
+    }
+
     /// Marks a payment whose 0100 got no answer as failed and reverses it now; a reversal that is not acknowledged
     /// stays due and ``sendDueReversals()`` retries it.
     func failAndReverse(_ record: PaymentRecord) async throws {
@@ -15,17 +20,11 @@ extension PaymentService {
         record.payment.status = .failed
         record.payment.failureCode = "issuerUnavailable"
         record.payment.updatedAt = now
-        record.pendingCardData = nil
-        record.pinTokenHash = nil
-        record.nextReversalAt = now
-        let failed = record
-        try await database.transaction { executor in
-            try await repository.update(failed, on: executor)
-            try await AuditLog.record(
-                on: executor, at: now, actor: "gateway", entity: "payment", id: failed.payment.id, action: "failed",
-                detail: "no issuer answer; reversal due")
-        }
-        _ = try? await reverse(failed)
+        record.forgetCardData()
+        // Claimed for the attempt below, so the sweep does not send the same reversal alongside it.
+        record.nextReversalAt = now.addingTimeInterval(reversalLease)
+        try await save(record, at: now, actor: "gateway", action: "failed", detail: "no issuer answer; reversal due")
+        _ = try? await reverse(record)
     }
 
     /// Sends the payment's 0400 once; on acknowledgement (`00`, or `25`: the issuer never saw the original) clears
@@ -45,6 +44,7 @@ extension PaymentService {
         try await database.transaction { executor in
             guard var current = try await repository.payment(id, merchantId: merchantId, locking: true, on: executor)
             else { return }
+            let attempt = current.reversalAttempts + 1
             if acknowledged {
                 current.reversalMessage = nil
                 current.nextReversalAt = nil
@@ -56,7 +56,7 @@ extension PaymentService {
             try await repository.update(current, on: executor)
             try await AuditLog.record(
                 on: executor, at: now, actor: "gateway", entity: "payment", id: id,
-                action: acknowledged ? "reversed" : "reversalRetry", detail: "attempt \(current.reversalAttempts + 1)")
+                action: acknowledged ? "reversed" : "reversalRetry", detail: "attempt \(attempt)")
         }
         return acknowledged
     }
@@ -65,8 +65,16 @@ extension PaymentService {
     @discardableResult
     func sendDueReversals() async throws -> Int {
         let now = clock()
+        let lease = now.addingTimeInterval(reversalLease)
         let due = try await database.transaction { executor in
-            try await repository.reversalsDue(at: now, limit: Self.reversalBatch, on: executor)
+            // Claimed with a lease: another node's sweep skips them while these are sent; a node that dies mid-way
+            // leaves them due again when the lease ends.
+            var due = try await repository.reversalsDue(at: now, limit: Self.reversalBatch, on: executor)
+            for index in due.indices {
+                due[index].nextReversalAt = lease
+                try await repository.update(due[index], on: executor)
+            }
+            return due
         }
         var acknowledged = 0
         for record in due where (try? await reverse(record)) == true { acknowledged += 1 }
@@ -86,8 +94,7 @@ extension PaymentService {
                 record.payment.status = .failed
                 record.payment.failureCode = wasInFlight ? "issuerUnavailable" : "pinNotAllowed"
                 record.payment.updatedAt = now
-                record.pendingCardData = nil
-                record.pinTokenHash = nil
+                record.forgetCardData()
                 if wasInFlight { record.nextReversalAt = now } else { record.reversalMessage = nil }
                 try await repository.update(record, on: executor)
                 try await AuditLog.record(

@@ -58,6 +58,7 @@ struct PaymentService: Sendable {
                 card: PaymentCard(pan: card.pan, entryMode: card.mode == .emv ? "contactlessChip" : "contactlessMagStripe"),
                 issuer: nil, failureCode: nil, pinRequest: nil, createdAt: now, updatedAt: now))
         record.pinDeadline = payload.createdAt.addingTimeInterval(Self.pinWindow)
+        if kind == .verification { record.payment.verificationReason = request.verificationReason ?? .other }
         let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: nil, insert: true)
         return try await exchange(message, record: record, card: card)
     }
@@ -144,8 +145,7 @@ struct PaymentService: Sendable {
         var pinToken: String?
         switch code {
         case .approved:
-            record.pendingCardData = nil
-            record.pinTokenHash = nil
+            record.forgetCardData()
             if payment.captureMethod == .automatic {
                 payment.status = .succeeded
                 payment.capturedAmount = payment.amount
@@ -166,17 +166,10 @@ struct PaymentService: Sendable {
             payment.status = .declined
             payment.failureCode = Self.failureCode(code)
             record.reversalMessage = nil
-            record.pendingCardData = nil
-            record.pinTokenHash = nil
+            record.forgetCardData()
         }
         record.payment = payment
-        let final = record
-        try await database.transaction { executor in
-            try await repository.update(final, on: executor)
-            try await AuditLog.record(
-                on: executor, at: now, actor: "issuer", entity: "payment", id: final.payment.id,
-                action: final.payment.status.rawValue, detail: "response \(code.rawValue)")
-        }
+        try await save(record, at: now, actor: "issuer", action: payment.status.rawValue, detail: "response \(code.rawValue)")
         if let pinToken, let deadline = record.pinDeadline {
             payment.pinRequest = PINRequest(pinToken: pinToken, expiresAt: deadline)
         }
@@ -184,6 +177,16 @@ struct PaymentService: Sendable {
     }
 
     // MARK: Support
+
+    /// Stores `record` and its audit row in one transaction.
+    func save(_ record: PaymentRecord, at date: Date, actor: String, action: String, detail: String) async throws {
+        try await database.transaction { executor in
+            try await repository.update(record, on: executor)
+            try await AuditLog.record(
+                on: executor, at: date, actor: actor, entity: "payment", id: record.payment.id, action: action,
+                detail: detail)
+        }
+    }
 
     static func currency(_ code: String) throws(GatewayAPIError) -> Currency {
         guard let currency = Currency(alphabeticCode: code) else {

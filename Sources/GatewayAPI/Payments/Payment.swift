@@ -12,6 +12,8 @@ public struct Payment: Sendable, Hashable, Codable {
     public var readId: UUID?
     /// Purchase or verification.
     public var kind: PaymentKind
+    /// For a verification: why the card was verified.
+    public var verificationReason: VerificationReason?
     /// Where the payment is.
     public var status: PaymentStatus
     /// Automatic or manual capture.

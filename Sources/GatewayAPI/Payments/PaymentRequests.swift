@@ -12,17 +12,20 @@ public struct CreatePaymentRequest: Sendable, Hashable, Codable {
     public var kind: PaymentKind?
     /// Automatic (default) or manual capture.
     public var captureMethod: CaptureMethod?
+    /// For a verification: why (default ``VerificationReason/other``).
+    public var verificationReason: VerificationReason?
 
     /// Creates a request.
     public init(
         cardData: SealedCardData, amount: Int, currency: String, kind: PaymentKind? = nil,
-        captureMethod: CaptureMethod? = nil
+        captureMethod: CaptureMethod? = nil, verificationReason: VerificationReason? = nil
     ) {
         self.cardData = cardData
         self.amount = amount
         self.currency = currency
         self.kind = kind
         self.captureMethod = captureMethod
+        self.verificationReason = verificationReason
     }
 }
 

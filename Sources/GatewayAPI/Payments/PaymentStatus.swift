@@ -32,3 +32,15 @@ public enum PaymentKind: String, Sendable, Hashable, Codable {
     /// A card verification without an amount (look up, save card, open tab): an authorisation of zero.
     case verification
 }
+
+/// Why a card is verified without an amount (ProximityReader's `PaymentCardVerificationRequest.Reason`).
+public enum VerificationReason: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Look up the cardholder's account or earlier payments.
+    case lookUp
+    /// Open a tab to charge later.
+    case openTab
+    /// Save the card for later payments.
+    case saveCard
+    /// Another reason.
+    case other
+}

@@ -13,6 +13,9 @@ public struct PreProcessingIndicators: Sendable, Hashable, CustomStringConvertib
     public var cvmRequiredLimitExceeded: Bool
     /// Over the floor limit: the transaction must go online.
     public var floorLimitExceeded: Bool
+    /// The amount is zero (Book B 3.1.1.5, Zero Amount Allowed): a zero-amount transaction — a card verification —
+    /// goes online, since there is nothing to approve offline.
+    public var zeroAmount: Bool
 
     /// Compares `amount` with `limits` (Book B: transaction and CVM limits at or over, floor limit over).
     public init(kernel: Kernel, amount: Amount, limits: ReaderLimits?) {
@@ -22,6 +25,7 @@ public struct PreProcessingIndicators: Sendable, Hashable, CustomStringConvertib
         contactlessApplicationNotAllowed = limits?.contactlessTransactionLimit.map { units >= $0 } ?? false
         cvmRequiredLimitExceeded = limits?.cvmRequiredLimit.map { units >= $0 } ?? false
         floorLimitExceeded = limits?.floorLimit.map { units > $0 } ?? false
+        zeroAmount = units == 0
     }
 
     /// `C-3 (EUR): contactless allowed, CVM required, floor limit exceeded`.

@@ -8,7 +8,7 @@ extension KernelTransaction {
         var ttq = configuration.kernel3.terminalTransactionQualifiers
         let limits = indicators[Kernel.c3.id]
         if limits?.cvmRequiredLimitExceeded == true { ttq.insert(.cvmRequired) }
-        if limits?.floorLimitExceeded == true, !ttq.contains(.offlineOnlyReader) {
+        if limits?.floorLimitExceeded == true || limits?.zeroAmount == true, !ttq.contains(.offlineOnlyReader) {
             ttq.insert(.onlineCryptogramRequired)
         }
         terminalTransactionQualifiers = ttq

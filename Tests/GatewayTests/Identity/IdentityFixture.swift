@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Testing
 
 /// A clock tests move by hand.
 final class TestClock: @unchecked Sendable {
@@ -128,6 +129,8 @@ struct IdentityFixture {
 
     func application() throws -> some ApplicationProtocol {
         let router = Router(context: GatewayRequestContext.self)
+        // First, so it sees what the caller sees (problems included).
+        if let recorder = APISampleRecorder.shared { router.add(middleware: APISampleMiddleware(recorder: recorder)) }
         router.add(middleware: ProblemMiddleware())
         let authenticated = router.group().add(middleware: Authenticator(apiKeys: apiKeys, tokens: tokens))
         ReaderTokenController(users: users, tokens: tokens).addRoutes(to: authenticated)
@@ -161,4 +164,135 @@ extension TestResponse {
 extension Encodable {
     /// The API's JSON bytes, for a request body.
     var jsonBody: ByteBuffer { ByteBuffer(bytes: (try? JSONEncoder.gatewayAPI.encode(self)) ?? Data()) }
+}
+
+/// Writes every HTTP exchange of the gateway tests, one JSON file each, into the directory named by
+/// `CONTACTLESS_API_SAMPLES` (scripts/test sets it), so scripts/test.d/70-openapi.sh can check real traffic against
+/// openapi.yaml. Unset, nothing is recorded.
+///
+/// A file holds the test, method, path, query, the request's content type and idempotency key, the kind of
+/// credential (`apiKey`, `readerToken`, `readerSession`, `other` or `none`: never the credential itself), the
+/// request body, the status, the response headers and the response body.
+struct APISampleRecorder: Sendable {
+    static let variable = "CONTACTLESS_API_SAMPLES"
+    /// The recorder the environment asks for, if any.
+    static let shared: APISampleRecorder? = ProcessInfo.processInfo.environment[variable].flatMap { path in
+        path.isEmpty ? nil : APISampleRecorder(directory: URL(fileURLWithPath: path, isDirectory: true))
+    }
+
+    let directory: URL
+
+    /// The running test's name, for the report.
+    static var currentTest: String {
+        guard let test = Test.current else { return "unknown" }
+        return "\(test.sourceLocation.fileName): \(test.displayName ?? test.name)"
+    }
+
+    private struct Exchange: Encodable {
+        var test: String
+        var source: String
+        var method: String
+        var path: String
+        var query: String?
+        var contentType: String?
+        var idempotencyKey: String?
+        var credential: String
+        var requestBody: String?
+        var status: Int
+        var responseHeaders: [String: String]
+        var responseBody: String
+    }
+
+    /// Writes one exchange; a failure to write is reported as a test issue, never thrown into the test.
+    func record(
+        test: String, source: String, method: HTTPRequest.Method, uri: String, requestHeaders: HTTPFields,
+        requestBody: ByteBuffer?, status: HTTPResponse.Status, responseHeaders: HTTPFields, responseBody: ByteBuffer
+    ) {
+        let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var headers: [String: String] = [:]
+        for field in responseHeaders { headers[field.name.canonicalName] = field.value }
+        let exchange = Exchange(
+            test: test, source: source, method: method.rawValue, path: String(parts.first ?? ""),
+            query: parts.count > 1 ? String(parts[1]) : nil, contentType: requestHeaders[.contentType],
+            idempotencyKey: requestHeaders[HTTPField.Name("Idempotency-Key")!],
+            credential: Self.credential(requestHeaders[.authorization]),
+            requestBody: requestBody.flatMap { $0.readableBytes == 0 ? nil : String(buffer: $0) },
+            status: Int(status.code), responseHeaders: headers, responseBody: String(buffer: responseBody))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(exchange).write(to: directory.appendingPathComponent("\(UUID().uuidString).json"))
+        } catch {
+            Issue.record("could not record an API sample in \(directory.path): \(error)")
+        }
+    }
+
+    /// The kind of credential an `Authorization` value holds, read from a JWT's `kind` claim (never verified: the
+    /// gateway did that); the value itself is not recorded.
+    static func credential(_ authorization: String?) -> String {
+        guard let authorization else { return "none" }
+        guard authorization.lowercased().hasPrefix("bearer ") else { return "other" }
+        let value = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        if value.hasPrefix("sk_") { return "apiKey" }
+        let segments = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 else { return "other" }
+        var base64 = segments[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        struct Claims: Decodable { var kind: String? }
+        guard let payload = Data(base64Encoded: base64),
+            let claims = try? JSONDecoder().decode(Claims.self, from: payload)
+        else { return "other" }
+        switch claims.kind {
+        case "reader_token": return "readerToken"
+        case "session": return "readerSession"
+        default: return "other"
+        }
+    }
+}
+
+/// Records each exchange through a router (in process or on a live port) with ``APISampleRecorder``; streamed
+/// bodies pass through as they are written and are recorded once complete.
+struct APISampleMiddleware<Context: RequestContext>: RouterMiddleware {
+    let recorder: APISampleRecorder
+    /// Taken when the application is built: on a live port the server's tasks know no current test.
+    let test = APISampleRecorder.currentTest
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var request = request
+        let requestBody = try await request.collectBody(upTo: context.maxUploadSize)
+        var response = try await next(request, context)
+        let original = response.body
+        let collected = Collected()
+        let recorder = self.recorder
+        let test = self.test
+        let head = response.head
+        let (method, uri, requestHeaders) = (request.method, request.uri.description, request.headers)
+        response.body = ResponseBody(contentLength: original.contentLength) { writer in
+            try await original.map { buffer in
+                collected.append(buffer)
+                return buffer
+            }.write(writer)
+            recorder.record(
+                test: test, source: "IdentityFixture", method: method, uri: uri, requestHeaders: requestHeaders,
+                requestBody: requestBody, status: head.status, responseHeaders: head.headerFields,
+                responseBody: collected.buffer)
+        }
+        return response
+    }
+
+    /// The bytes written so far.
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes = ByteBuffer()
+
+        func append(_ buffer: ByteBuffer) {
+            var buffer = buffer
+            lock.withLock { _ = bytes.writeBuffer(&buffer) }
+        }
+
+        var buffer: ByteBuffer { lock.withLock { bytes } }
+    }
 }

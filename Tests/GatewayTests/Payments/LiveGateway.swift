@@ -23,24 +23,27 @@ struct LiveGateway {
     let merchantId: String
     let apiKey: String
     let deviceId: String
+    /// The admin's reader token (linking and prepare; not payments).
+    let readerToken: String
     let provisioning: ReaderProvisioning
 
     /// Runs `body` against a fresh gateway on `kind`.
     static func with(
-        _ kind: TestDatabases.Kind, issuerTimeout: Duration = .milliseconds(500),
-        _ body: @Sendable (LiveGateway) async throws -> Void
+        _ kind: TestDatabases.Kind, issuer: GatewayConfiguration.IssuerConnection = .inProcess,
+        issuerTimeout: Duration = .milliseconds(500), _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
         switch kind {
-        case .sqlite: try await run(databaseURL: nil, issuerTimeout: issuerTimeout, body)
+        case .sqlite: try await run(databaseURL: nil, issuer: issuer, issuerTimeout: issuerTimeout, body)
         case .postgres:
             try await TestDatabases.withPostgresDatabase { url in
-                try await run(databaseURL: url.description, issuerTimeout: issuerTimeout, body)
+                try await run(databaseURL: url.description, issuer: issuer, issuerTimeout: issuerTimeout, body)
             }
         }
     }
 
     private static func run(
-        databaseURL: String?, issuerTimeout: Duration, _ body: @Sendable (LiveGateway) async throws -> Void
+        databaseURL: String?, issuer: GatewayConfiguration.IssuerConnection, issuerTimeout: Duration,
+        _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -48,11 +51,17 @@ struct LiveGateway {
         let logs = LogRecorder()
         let application = try await GatewayApplication.build(
             configuration: GatewayConfiguration(
-                port: 0, dataDirectory: directory, databaseURL: databaseURL, issuerTimeout: issuerTimeout,
+                port: 0, dataDirectory: directory, databaseURL: databaseURL, issuer: issuer, issuerTimeout: issuerTimeout,
                 reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys,
                 clock: clock.function),
             logger: logs.logger)
-        try await application.application.test(.live) { client in
+        try await application.application.test(.live) { liveClient in
+            let client: any TestClientProtocol =
+                if let recorder = APISampleRecorder.shared {
+                    RecordingTestClient(base: liveClient, recorder: recorder)
+                } else {
+                    liveClient
+                }
             let merchants = MerchantRepository(database: application.database)
             let merchant = try await merchants.create(
                 name: "Live Shop", country: .deu, currency: .eur, categoryCode: "5411", actor: "test", now: clock.now)
@@ -74,7 +83,7 @@ struct LiveGateway {
             try await body(
                 LiveGateway(
                     client: client, application: application, clock: clock, logs: logs, merchantId: merchant.id,
-                    apiKey: secret.value, deviceId: deviceId, provisioning: provisioning))
+                    apiKey: secret.value, deviceId: deviceId, readerToken: token.token, provisioning: provisioning))
         }
     }
 
@@ -143,5 +152,24 @@ extension TestClientProtocol {
             body: ByteBuffer(bytes: Array(try JSONEncoder.gatewayAPI.encode(body))))
         #expect((200..<300).contains(response.status.code), "\(path): \(response.text)")
         return try response.decoded(T.self)
+    }
+}
+
+/// A test client that records every exchange it makes with ``APISampleRecorder`` (`CONTACTLESS_API_SAMPLES`).
+struct RecordingTestClient: TestClientProtocol {
+    let base: any TestClientProtocol
+    let recorder: APISampleRecorder
+
+    var port: Int? { base.port }
+
+    func executeRequest(
+        uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?
+    ) async throws -> TestResponse {
+        let response = try await base.executeRequest(uri: uri, method: method, headers: headers, body: body)
+        recorder.record(
+            test: APISampleRecorder.currentTest, source: "LiveGateway", method: method, uri: uri,
+            requestHeaders: headers, requestBody: body, status: response.status, responseHeaders: response.headers,
+            responseBody: response.body)
+        return response
     }
 }

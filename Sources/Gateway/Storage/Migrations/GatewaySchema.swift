@@ -71,7 +71,10 @@ public enum GatewaySchema {
                 """,
                 "CREATE INDEX audit_by_entity ON audit_log (entity, entity_id)",
             ]
-        }
+        },
+        Migration(version: 2, name: "why a card was verified") { _ in
+            ["ALTER TABLE payments ADD COLUMN verification_reason TEXT"]
+        },
     ]
 
     /// The migrator for these steps.

@@ -88,6 +88,7 @@ public final class PostgresStorage: SQLDatabase {
         }
     }
 
+    /// Runs one statement on a pooled connection, outside any transaction.
     public func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
         let query = PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds))
         do {
@@ -97,6 +98,8 @@ public final class PostgresStorage: SQLDatabase {
         }
     }
 
+    /// Runs `body` in one transaction on one pooled connection: committed when it returns, rolled back when it throws,
+    /// run again (a few times) when PostgreSQL reports a serialisation conflict.
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {

@@ -9,12 +9,13 @@ struct PaymentRepository: Sendable {
         id, merchant_id, device_id, read_id, kind, status, capture_method, amount, currency, captured_amount,
         refunded_amount, card_bin, card_last4, card_scheme, entry_mode, stan, rrn, terminal_id, response_code,
         approval_code, failure_code, issuer_authentication_data, pending_card_data, pin_token_hash, pin_deadline,
-        wrong_pin_count, reversal_message, reversal_attempts, next_reversal_at, created_at, updated_at
+        wrong_pin_count, reversal_message, reversal_attempts, next_reversal_at, created_at, updated_at,
+        verification_reason
         """
 
     /// Inserts a new payment.
     func insert(_ record: PaymentRecord, on executor: any SQLExecutor) async throws(StorageError) {
-        let placeholders = (1...31).map { "$\($0)" }.joined(separator: ", ")
+        let placeholders = (1...32).map { "$\($0)" }.joined(separator: ", ")
         try await executor.query(
             "INSERT INTO payments (\(Self.columns)) VALUES (\(placeholders))", Self.binds(record))
     }
@@ -137,7 +138,7 @@ struct PaymentRepository: Sendable {
             .blob(record.pendingCardData), .blob(record.pinTokenHash), .integer(record.pinDeadline?.millis),
             .integer(record.wrongPINCount), .blob(record.reversalMessage), .integer(record.reversalAttempts),
             .integer(record.nextReversalAt?.millis), .integer(payment.createdAt.millis),
-            .integer(payment.updatedAt.millis),
+            .integer(payment.updatedAt.millis), .text(payment.verificationReason?.rawValue),
         ]
     }
 
@@ -169,6 +170,8 @@ struct PaymentRepository: Sendable {
             pinRequest: nil, createdAt: Date(millis: try row.integer("created_at")),
             updatedAt: Date(millis: try row.integer("updated_at")))
         var record = PaymentRecord(payment: payment)
+        record.payment.verificationReason = try row.optionalText("verification_reason").flatMap(
+            VerificationReason.init(rawValue:))
         record.stan = try row.optionalText("stan")
         record.rrn = try row.optionalText("rrn")
         record.terminalID = try row.optionalText("terminal_id")

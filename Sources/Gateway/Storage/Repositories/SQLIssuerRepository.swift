@@ -24,6 +24,7 @@ public struct SQLIssuerRepository: IssuerRepository {
         wrong_pin_count, pin_try_limit, last_atc, simulates_no_response, pin_pending_atc
         """
 
+    /// Stores a new card account.
     public func insert(_ account: CardAccount) async throws(IssuerError) {
         let values: [SQLValue] = [
             .blob(account.keyedPAN.bytes), .blob(account.encryptedPAN), .text(account.maskedPAN),
@@ -46,6 +47,7 @@ public struct SQLIssuerRepository: IssuerRepository {
         }
     }
 
+    /// The account with this keyed PAN hash, if any.
     public func account(_ keyedPAN: KeyedPANHash) async throws(IssuerError) -> CardAccount? {
         do {
             let rows = try await database.query(
@@ -56,6 +58,7 @@ public struct SQLIssuerRepository: IssuerRepository {
         }
     }
 
+    /// Runs `decide` on the locked account and stores the account and the authorisation in one transaction.
     public func authorize(
         _ keyedPAN: KeyedPANHash, _ decide: @Sendable (inout CardAccount) -> AuthorizationDecision
     ) async throws(IssuerError) -> AuthorizationDecision? {
@@ -94,6 +97,7 @@ public struct SQLIssuerRepository: IssuerRepository {
         }
     }
 
+    /// Reverses an approved authorisation of the account, restoring its amount exactly once.
     public func reverse(_ reference: AuthorizationReference, of keyedPAN: KeyedPANHash) async throws(IssuerError)
         -> ReversalResult
     {

@@ -20,6 +20,7 @@ public struct SQLReplayStore: SealedCardDataReplayStore {
         self.purgeInterval = purgeInterval
     }
 
+    /// Records that `readId` was opened; false when it was already (a replay). Expired rows are purged now and then.
     public func recordOpened(readId: UUID, expiresAt: Date, now: Date) async throws -> Bool {
         if lastPurge.isDue(at: now, interval: purgeInterval) {
             try await database.query("DELETE FROM opened_reads WHERE expires_at <= $1", [.integer(now.millis)])

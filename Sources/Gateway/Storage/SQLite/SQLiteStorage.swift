@@ -39,6 +39,7 @@ public final class SQLiteStorage: SQLDatabase {
         return storage
     }
 
+    /// Runs one statement on the connection, outside any transaction.
     public func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
         do {
             return try await grouped { _ async throws -> Result<[SQLRow], any Error> in
@@ -56,6 +57,8 @@ public final class SQLiteStorage: SQLDatabase {
         }
     }
 
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE` on the one connection; other work waits its turn):
+    /// committed when it returns, rolled back when it throws.
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {

@@ -1,0 +1,101 @@
+import AsyncHTTPClient
+import Foundation
+import Gateway
+import GatewayAPI
+import HTTPTypes
+import HummingbirdTesting
+import Issuer
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@Suite("Idempotency over a live port")
+struct IdempotencyTests {
+    @Test("same key and body: the stored answer again; other body: 409 idempotencyKeyReused", arguments: TestDatabases.kinds)
+    func replayAndReuse(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let sealed = try await gateway.sealedTap(try gateway.tapper(card))
+            let request = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR")
+            let first = try await gateway.post("/v1/payments", request, idempotencyKey: "order-17")
+            let second = try await gateway.post("/v1/payments", request, idempotencyKey: "order-17")
+            #expect(first.status == .created && second.status == .created)
+            #expect(Data(first.body.readableBytesView) == Data(second.body.readableBytesView))
+            #expect(second.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(first.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            let other = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR", captureMethod: .manual)
+            let reused = try await gateway.post("/v1/payments", other, idempotencyKey: "order-17")
+            #expect(reused.status.code == 409 && reused.problem?.code == "idempotencyKeyReused")
+            #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
+            // A rejection is an answer too: replayed, not re-run (the read would now be a replay).
+            let refund = CreateRefundRequest(amount: 5_000)
+            let payment = try first.decoded(Payment.self)
+            let tooMuch = try await gateway.post("/v1/payments/\(payment.id)/refunds", refund, idempotencyKey: "r-1")
+            let tooMuchAgain = try await gateway.post("/v1/payments/\(payment.id)/refunds", refund, idempotencyKey: "r-1")
+            #expect(tooMuch.problem?.code == "amountExceedsAvailable" && tooMuchAgain.problem == tooMuch.problem)
+        }
+    }
+
+    @Test("concurrent retries with one key: one authorisation, one capture, one refund", arguments: TestDatabases.kinds)
+    func concurrentRetries(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .mastercard))
+            let sealed = try await gateway.sealedTap(try gateway.tapper(card), minorUnits: 2_000)
+            let port = try #require(gateway.client.port)
+            let client = HTTPClient.shared
+            let authorize = try JSONEncoder.gatewayAPI.encode(
+                CreatePaymentRequest(cardData: sealed, amount: 2_000, currency: "EUR", captureMethod: .manual))
+            let payments = try await Self.concurrently(
+                8, client, port: port, path: "/v1/payments", body: authorize, bearer: gateway.session, key: "pay-1")
+            #expect(payments.allSatisfy { $0.status == 201 }, "\(payments.map(\.status))")
+            let ids = Set(try payments.map { try JSONDecoder.gatewayAPI.decode(Payment.self, from: $0.body).id })
+            #expect(ids.count == 1)
+            #expect(try await gateway.balance(card) == TestCards.balance - 2_000)
+            let id = try #require(ids.first)
+
+            let captures = try await Self.concurrently(
+                8, client, port: port, path: "/v1/payments/\(id)/capture",
+                body: try JSONEncoder.gatewayAPI.encode(CaptureRequest(amount: 1_500)), bearer: gateway.apiKey,
+                key: "capture-1")
+            #expect(captures.allSatisfy { $0.status == 200 }, "\(captures.map(\.status))")
+            let refunds = try await Self.concurrently(
+                8, client, port: port, path: "/v1/payments/\(id)/refunds",
+                body: try JSONEncoder.gatewayAPI.encode(CreateRefundRequest(amount: 500)), bearer: gateway.apiKey,
+                key: "refund-1")
+            #expect(refunds.allSatisfy { $0.status == 201 }, "\(refunds.map(\.status))")
+            let stored = try await gateway.get("/v1/payments/\(id)").decoded(Payment.self)
+            #expect(stored.capturedAmount == 1_500 && stored.refundedAmount == 500)
+            let list = try await gateway.get("/v1/payments/\(id)/refunds").decoded([Refund].self)
+            #expect(list.count == 1)
+            let all = try await gateway.get("/v1/payments").decoded(PaymentList.self)
+            #expect(all.data.count == 1)
+        }
+    }
+
+    struct Answer: Sendable {
+        let status: UInt
+        let body: Data
+    }
+
+    /// `count` identical POSTs at once, each on its own connection.
+    static func concurrently(
+        _ count: Int, _ client: HTTPClient, port: Int, path: String, body: Data, bearer: String, key: String
+    ) async throws -> [Answer] {
+        try await withThrowingTaskGroup(of: Answer.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+                    request.method = .POST
+                    request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+                    request.headers.add(name: "Content-Type", value: "application/json")
+                    request.headers.add(name: "Idempotency-Key", value: key)
+                    request.body = .bytes(ByteBuffer(bytes: Array(body)))
+                    let response = try await client.execute(request, timeout: .seconds(30))
+                    let bytes = try await response.body.collect(upTo: 1 << 20)
+                    return Answer(status: response.status.code, body: Data(bytes.readableBytesView))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import EMV
+import Foundation
+import Gateway
+import GatewayAPI
+import HTTPTypes
+import HummingbirdTesting
+import Issuer
+import NIOCore
+import Testing
+
+@Suite("Rejections over a live port")
+struct RejectionTests {
+    /// Nothing happened: no payment, the issuer's balance untouched.
+    static func expectNothingKept(_ gateway: LiveGateway, _ card: TestCard) async throws {
+        let list = try await gateway.get("/v1/payments").decoded(PaymentList.self)
+        #expect(list.data.isEmpty)
+        #expect(try await gateway.balance(card) == TestCards.balance)
+    }
+
+    @Test("stale, replayed, someone else's and unopenable card data get their typed errors", arguments: TestDatabases.kinds)
+    func sealedCardData(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let tapper = try gateway.tapper(card)
+            func pay(_ sealed: SealedCardData, amount: Int = 1_000, currency: String = "EUR") async throws -> TestResponse {
+                try await gateway.post(
+                    "/v1/payments", CreatePaymentRequest(cardData: sealed, amount: amount, currency: currency))
+            }
+            let stale = try await gateway.sealedTap(tapper, createdAt: gateway.clock.now.addingTimeInterval(-61))
+            let expired = try await pay(stale)
+            #expect(expired.status.code == 410 && expired.problem?.code == "cardDataExpired")
+
+            let foreign = try await gateway.sealedTap(tapper, deviceId: "someone-else")
+            let forbidden = try await pay(foreign)
+            #expect(forbidden.status.code == 403 && forbidden.problem?.code == "forbidden")
+
+            var broken = try await gateway.sealedTap(tapper)
+            broken = SealedCardData(
+                keyId: broken.keyId, readId: broken.readId, deviceId: broken.deviceId, merchantId: broken.merchantId,
+                encapsulatedKey: broken.encapsulatedKey, ciphertext: Data(broken.ciphertext.reversed()))
+            let invalid = try await pay(broken)
+            #expect(invalid.status.code == 400 && invalid.problem?.code == "cardDataInvalid")
+
+            let mismatched = try await pay(try await gateway.sealedTap(tapper), amount: 999)
+            #expect(mismatched.problem?.code == "amountMismatch")
+            let badCurrency = try await pay(try await gateway.sealedTap(tapper), currency: "ABC")
+            #expect(badCurrency.problem?.code == "invalidRequest")
+            try await Self.expectNothingKept(gateway, card)
+
+            let good = try await gateway.sealedTap(tapper)
+            #expect(try await pay(good).status == .created)
+            let replayed = try await pay(good)
+            #expect(replayed.status.code == 409 && replayed.problem?.code == "cardDataReplayed")
+            #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
+        }
+    }
+
+    @Test("credentials: none, a reader token, another merchant's key", arguments: TestDatabases.kinds)
+    func credentials(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .mastercard))
+            let sealed = try await gateway.sealedTap(try gateway.tapper(card))
+            let body = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR")
+            let anonymous = try await gateway.client.execute(
+                uri: "/v1/payments", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(bytes: Array(try JSONEncoder.gatewayAPI.encode(body))))
+            #expect(anonymous.status == .unauthorized && anonymous.problem?.code == "unauthorized")
+            let garbage = try await gateway.post("/v1/payments", body, bearer: "not-a-token")
+            #expect(garbage.status == .unauthorized)
+            let other = try await MerchantRepository(database: gateway.application.database).create(
+                name: "Other", country: .deu, currency: .eur, categoryCode: "5411", actor: "test",
+                now: gateway.clock.now)
+            let (_, otherKey) = try await APIKeyRepository(database: gateway.application.database).create(
+                merchantId: other.id, actor: "test", now: gateway.clock.now)
+            let foreign = try await gateway.post("/v1/payments", body, bearer: otherKey.value)
+            #expect(foreign.problem?.code == "forbidden")
+            // A reader token links and prepares; it neither pays nor sees payments.
+            #expect(try await gateway.post("/v1/payments", body, bearer: gateway.readerToken).status == .unauthorized)
+            let listed = try await gateway.client.execute(
+                uri: "/v1/payments", method: .get, headers: .bearer(gateway.readerToken), body: nil)
+            #expect(listed.status == .unauthorized)
+            try await Self.expectNothingKept(gateway, card)
+            // The merchant's own server may submit the read (API key); the read is then spent.
+            #expect(try await gateway.post("/v1/payments", body, bearer: gateway.apiKey).status == .created)
+            let notFound = try await gateway.client.execute(
+                uri: "/v1/payments/pay_missing", method: .get, headers: .bearer(otherKey.value), body: nil)
+            #expect(notFound.status == .notFound)
+        }
+    }
+
+    @Test("malformed bodies name the field, never its value", arguments: TestDatabases.kinds)
+    func malformedBodies(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            for body in [#"{"amount": 100}"#, #"{"cardData": 5, "amount": 1, "currency": "EUR"}"#, "not json"] {
+                let response = try await gateway.client.execute(
+                    uri: "/v1/payments", method: .post, headers: .bearer(gateway.session),
+                    body: ByteBuffer(string: body))
+                #expect(response.status == .badRequest && response.problem?.code == "invalidRequest", "\(body)")
+            }
+        }
+    }
+}
