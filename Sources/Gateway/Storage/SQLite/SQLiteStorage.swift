@@ -1,23 +1,24 @@
 import Logging
-import NIOCore
+import NIOPosix
 import ServiceLifecycle
-import SQLiteNIO
 
 /// The embedded database: one SQLite file (WAL journal, `synchronous=FULL`, so a commit is on disk before it is
 /// acknowledged), or an in-memory database for tests.
 ///
 /// SQLite allows one writer at a time, so every statement and transaction goes through one connection behind a
-/// first-come lock; a transaction starts with `BEGIN IMMEDIATE`, taking the write lock up front. Inside
+/// first-come lock. Concurrent transactions share commits (``SQLiteCommitGroup``): each runs in its own `SAVEPOINT`
+/// inside one `BEGIN IMMEDIATE … COMMIT`, and none returns before that commit is on disk; a lone transaction
+/// commits at once. A statement run outside a transaction joins the group the same way. Inside
 /// ``transaction(_:)`` use only the executor it passes: calling the storage itself there would wait for the lock the
 /// transaction holds.
 public final class SQLiteStorage: SQLDatabase {
     /// Always ``SQLDialect/sqlite``.
     public let dialect = SQLDialect.sqlite
-    private let connection: SQLiteConnection
-    private let lock = AsyncLock()
+    private let handle: SQLiteHandle
+    private let group = SQLiteCommitGroup()
 
-    private init(connection: SQLiteConnection) {
-        self.connection = connection
+    private init(handle: SQLiteHandle) {
+        self.handle = handle
     }
 
     /// Opens (creating if needed) the database file at `path`, or an in-memory database when `path` is nil.
@@ -25,15 +26,15 @@ public final class SQLiteStorage: SQLDatabase {
     public static func open(path: String?, logger: Logger = Logger(label: "contactless.sqlite")) async throws(
         StorageError
     ) -> SQLiteStorage {
-        let connection: SQLiteConnection
+        let handle: SQLiteHandle
         do {
-            connection = try await SQLiteConnection.open(storage: path.map { .file(path: $0) } ?? .memory, logger: logger)
+            handle = try SQLiteHandle(path: path)
         } catch {
-            throw StorageError(.connectionFailed, "cannot open the SQLite database: \(Self.reason(error))")
+            throw StorageError(.connectionFailed, "cannot open the SQLite database: SQLite error \(error.code)")
         }
-        let storage = SQLiteStorage(connection: connection)
+        let storage = SQLiteStorage(handle: handle)
         for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"] {
-            try await storage.execute(pragma, [], on: connection)
+            try storage.execute(pragma, [])
         }
         return storage
     }
@@ -41,7 +42,14 @@ public final class SQLiteStorage: SQLDatabase {
     /// Runs one statement on the connection, outside any transaction.
     public func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
         do {
-            return try await lock.withLock { try await self.execute(sql, binds, on: self.connection) }
+            return try await grouped { _ async throws -> Result<[SQLRow], any Error> in
+                do {
+                    return .success(try self.execute(sql, binds))
+                } catch let error as StorageError where error.code == .uniqueViolation {
+                    // A constraint undoes only its own statement: the group's transaction goes on.
+                    return .failure(error)
+                }
+            }
         } catch let error as StorageError {
             throw error
         } catch {
@@ -54,75 +62,122 @@ public final class SQLiteStorage: SQLDatabase {
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {
-        try await lock.withLock {
+        try await grouped { first async throws -> Swift.Result<Result, any Error> in
             let executor = Executor(storage: self)
-            try await self.execute("BEGIN IMMEDIATE", [], on: self.connection)
+            // The group's first member needs no savepoint: if it fails, rolling the group back undoes it alone. Later
+            // members' savepoints stay on the stack until the commit (RELEASE would only cost a statement).
+            if !first { try self.execute("SAVEPOINT member", []) }
             do {
                 let result = try await body(executor)
                 try executor.failure.check()
-                try await self.execute("COMMIT", [], on: self.connection)
-                return result
+                return .success(result)
             } catch {
-                _ = try? await self.execute("ROLLBACK", [], on: self.connection)
+                guard !first else { throw error }
+                // Undo this member only; if even that fails, the throw rolls the whole group back.
+                try self.execute("ROLLBACK TO member", [])
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Runs `member` under the lock inside the commit group's transaction and returns its outcome once the group is
+    /// committed. `member` (told whether it began the group) returns its own failure when it left the transaction
+    /// intact (undone to its savepoint); when it throws, the whole group is rolled back and fails with that error
+    /// (for the first member that is just its own rollback).
+    private func grouped<Value: Sendable>(
+        _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
+    ) async throws -> Value {
+        await group.acquire()
+        let first = !(await group.isOpen)
+        if first {
+            do {
+                try execute("BEGIN IMMEDIATE", [])
+            } catch {
+                await group.release()
+                throw error
+            }
+            await group.opened()
+        }
+        let outcome: Swift.Result<Value, any Error>
+        do {
+            outcome = try await member(first)
+        } catch {
+            await endGroup(commit: false, failure: error)
+            throw error
+        }
+        if await group.memberFinished() {
+            if let failure = await endGroup(commit: true, failure: nil) {
+                if case .failure(let own) = outcome { throw own }
+                throw failure
+            }
+        } else {
+            do {
+                try await group.handOverAndAwaitCommit()
+            } catch {
+                if case .failure(let own) = outcome { throw own }
                 throw error
             }
         }
+        return try outcome.get()
+    }
+
+    /// Commits (or, with `commit` false, rolls back) the group's transaction, tells its waiting members, and gives
+    /// up the lock; returns the error the group failed with, if it did.
+    @discardableResult
+    private func endGroup(commit: Bool, failure: (any Error)?) async -> (any Error)? {
+        var failure = failure
+        if commit {
+            do {
+                try await self.commit()
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            _ = try? execute("ROLLBACK", [])
+            await group.closed(.failure(failure))
+        } else {
+            await group.closed(.success(()))
+        }
+        await group.release()
+        return failure
     }
 
     /// Waits until the service group shuts down (or the task is cancelled), then closes the file.
     public func run() async throws {
         try? await gracefulShutdown()
-        // The future-based close: the async one refuses to run in a cancelled task, and a connection left open
-        // traps when it is released.
-        try await lock.withLock { try await self.connection.close().get() }
+        await group.acquire()
+        if await group.isOpen {
+            // A group's member handed the lock to us: its members wait for this commit.
+            do {
+                try await commit()
+                await group.closed(.success(()))
+            } catch {
+                _ = try? execute("ROLLBACK", [])
+                await group.closed(.failure(error))
+            }
+        }
+        handle.close()
+        await group.release()
     }
 
-    /// Runs one statement on the connection, without the lock (callers hold it).
+    /// Runs one statement on the connection, in place, without the lock (callers hold it).
     @discardableResult
-    fileprivate func execute(
-        _ sql: String, _ binds: [SQLValue], on connection: SQLiteConnection
-    ) async throws(StorageError) -> [SQLRow] {
-        let data = binds.map(Self.data)
+    fileprivate func execute(_ sql: String, _ binds: [SQLValue]) throws(StorageError) -> [SQLRow] {
         do {
-            let rows = try await connection.query(dialect.placeholders(sql), data)
-            return rows.map { row in
-                SQLRow(Dictionary(row.columns.map { ($0.name, Self.value($0.data)) }, uniquingKeysWith: { $1 }))
-            }
-        } catch let error as SQLiteError {
-            switch error.reason {
-            case .constraintUniqueFailed, .constraintPrimaryKeyFailed:
-                throw StorageError(.uniqueViolation, "a unique key is taken: \(Self.reason(error))")
-            default:
-                throw StorageError(.queryFailed, "a statement failed: \(Self.reason(error))")
-            }
+            return try handle.run(dialect.placeholders(sql), binds)
+        } catch where error.isUniqueViolation {
+            throw StorageError(.uniqueViolation, "a unique key is taken: SQLite error \(error.code)")
         } catch {
-            throw StorageError(.queryFailed, "a statement failed")
+            // The code, never SQLite's message: it quotes values in some messages.
+            throw StorageError(.queryFailed, "a statement failed: SQLite error \(error.code)")
         }
     }
 
-    /// The error's class, never its message: SQLite quotes values in some messages.
-    private static func reason(_ error: any Error) -> String {
-        (error as? SQLiteError).map { "\($0.reason)" } ?? "\(type(of: error))"
-    }
-
-    private static func data(_ value: SQLValue) -> SQLiteData {
-        switch value {
-        case .integer(let integer): .integer(integer)
-        case .text(let text): .text(text)
-        case .blob(let bytes): .blob(ByteBuffer(bytes: bytes))
-        case .null: .null
-        }
-    }
-
-    private static func value(_ data: SQLiteData) -> SQLValue {
-        switch data {
-        case .integer(let integer): .integer(Int(integer))
-        // No schema here has REAL columns; one that holds no 64-bit integer reads as NULL rather than trapping.
-        case .float(let double): Int(exactly: double.rounded(.towardZero)).map(SQLValue.integer) ?? .null
-        case .text(let text): .text(text)
-        case .blob(let buffer): .blob(Array(buffer.readableBytesView))
-        case .null: .null
-        }
+    /// Commits on a thread of NIO's pool: the commit waits for the disk (fsync), which must not hold up one of the
+    /// few threads that run Swift's tasks.
+    fileprivate func commit() async throws {
+        try await NIOThreadPool.singleton.runIfActive { try self.execute("COMMIT", []) }
     }
 
     /// The executor a transaction's body gets: the storage's connection without taking the lock again.
@@ -133,7 +188,7 @@ public final class SQLiteStorage: SQLDatabase {
 
         func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
             do {
-                return try await storage.execute(sql, binds, on: storage.connection)
+                return try storage.execute(sql, binds)
             } catch {
                 throw failure.record(error)
             }

@@ -1,0 +1,145 @@
+import Foundation
+import VaporCSQLite
+
+/// The SQLite connection itself, driven in place: statements run on the calling thread, prepared once and kept.
+///
+/// ``SQLiteStorage`` used sqlite-nio's connection, which runs every statement on a thread pool and resumes the
+/// caller afterwards: two thread hand-offs per statement, on the path that SQLite's one writer makes serial. With
+/// some twenty statements per authorization those hand-offs, not SQLite, bounded the gateway's rate. A statement
+/// takes microseconds, so running it where the caller is costs less than handing it off; only the commit, which
+/// waits for the disk, still goes to a thread pool (``SQLiteStorage``).
+///
+/// Not thread-safe by itself: ``SQLiteStorage`` calls it only while holding its lock (``SQLiteCommitGroup``).
+final class SQLiteHandle: @unchecked Sendable {
+    /// A failed call: SQLite's extended result code and message (which may quote values: never shown to users).
+    struct Failure: Error {
+        let code: Int32
+        let message: String
+
+        /// A `UNIQUE` or `PRIMARY KEY` constraint.
+        var isUniqueViolation: Bool { code == 2067 || code == 1555 }
+    }
+
+    private var database: OpaquePointer?
+    /// Prepared statements by SQL text; the gateway's statements are a fixed set.
+    private var statements: [String: OpaquePointer] = [:]
+    private static let initialization = NSLock()
+    nonisolated(unsafe) private static var initialized = false
+
+    /// Opens (creating if needed) the file at `path`, or an in-memory database for nil.
+    init(path: String?) throws(Failure) {
+        Self.initialization.withLock {
+            if !Self.initialized {
+                sqlite_nio_sqlite3_initialize()
+                Self.initialized = true
+            }
+        }
+        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
+        var handle: OpaquePointer?
+        let result = sqlite_nio_sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            sqlite_nio_sqlite3_close(handle)
+            throw Failure(code: result, message: "cannot open the database")
+        }
+        database = handle
+    }
+
+    deinit { close() }
+
+    /// Finalizes the statements and closes the connection (again: nothing).
+    func close() {
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        statements = [:]
+        if let database { sqlite_nio_sqlite3_close(database) }
+        database = nil
+    }
+
+    /// Runs one statement (`?N` placeholders) with `binds`, returning its rows.
+    func run(_ sql: String, _ binds: [SQLValue]) throws(Failure) -> [SQLRow] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite_nio_sqlite3_reset(statement)
+            sqlite_nio_sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in binds.enumerated() {
+            try check(bind(value, at: Int32(offset + 1), of: statement))
+        }
+        let columns = (0..<sqlite_nio_sqlite3_column_count(statement)).map { index in
+            sqlite_nio_sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
+        }
+        var rows: [SQLRow] = []
+        while true {
+            let result = sqlite_nio_sqlite3_step(statement)
+            if result == SQLITE_DONE { return rows }
+            guard result == SQLITE_ROW else { throw failure(result) }
+            var values: [String: SQLValue] = [:]
+            values.reserveCapacity(columns.count)
+            for (index, name) in columns.enumerated() { values[name] = value(at: Int32(index), of: statement) }
+            rows.append(SQLRow(values))
+        }
+    }
+
+    private func prepared(_ sql: String) throws(Failure) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let persistent = UInt32(SQLITE_PREPARE_PERSISTENT)
+        let result = sqlite_nio_sqlite3_prepare_v3(database, sql, -1, persistent, &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw failure(result) }
+        // Only statements that run on every request are worth keeping; a handful of ad-hoc ones would not hurt,
+        // but bound the cache all the same.
+        if statements.count < 256 { statements[sql] = statement }
+        return statement
+    }
+
+    private func bind(_ value: SQLValue, at index: Int32, of statement: OpaquePointer) -> Int32 {
+        switch value {
+        case .integer(let integer):
+            return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(integer))
+        case .text(let text):
+            return sqlite_nio_sqlite3_bind_text64(
+                statement, index, text, UInt64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+        case .blob(let bytes):
+            return bytes.withUnsafeBytes { buffer in
+                // A zero-length blob still needs a non-nil pointer, or SQLite binds NULL.
+                sqlite_nio_sqlite3_bind_blob64(
+                    statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buffer.count),
+                    Self.transient)
+            }
+        case .null:
+            return sqlite_nio_sqlite3_bind_null(statement, index)
+        }
+    }
+
+    private func value(at index: Int32, of statement: OpaquePointer) -> SQLValue {
+        switch sqlite_nio_sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER:
+            return .integer(Int(sqlite_nio_sqlite3_column_int64(statement, index)))
+        case SQLITE_FLOAT:
+            // No schema here has REAL columns; one that holds no 64-bit integer reads as NULL rather than trapping.
+            let double = sqlite_nio_sqlite3_column_double(statement, index)
+            return Int(exactly: double.rounded(.towardZero)).map(SQLValue.integer) ?? .null
+        case SQLITE_TEXT:
+            let count = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
+            guard let text = sqlite_nio_sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
+            guard let blob = sqlite_nio_sqlite3_column_blob(statement, index), count > 0 else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: blob, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    private func check(_ result: Int32) throws(Failure) {
+        guard result == SQLITE_OK else { throw failure(result) }
+    }
+
+    private func failure(_ result: Int32) -> Failure {
+        let message = sqlite_nio_sqlite3_errmsg(database).map { String(cString: $0) } ?? "unknown"
+        return Failure(code: sqlite_nio_sqlite3_extended_errcode(database), message: message)
+    }
+
+    /// SQLite copies bound values before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}

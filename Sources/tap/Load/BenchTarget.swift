@@ -1,0 +1,100 @@
+import CardEmulator
+import EMV
+import Foundation
+import Gateway
+import GatewayAPI
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The gateway under load: started in this process on a free loopback port over a fresh data directory (durable
+/// SQLite, the in-process issuer), with one onboarded merchant and one prepared device, the way a merchant's
+/// server and a reader SDK set themselves up.
+struct BenchTarget: Sendable {
+    let client: LoadClient
+    let merchantId: String
+    let deviceId: String
+    /// The prepared device's provisioning: the PSP's HPKE key and the reader session.
+    let provisioning: ReaderProvisioning
+
+    /// Starts the gateway, onboards, runs `body`, then stops the gateway and removes its data directory.
+    static func with<Result: Sendable>(
+        connections: Int, progress: @escaping @Sendable (String) -> Void,
+        _ body: @Sendable (BenchTarget) async throws -> Result
+    ) async throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tap-bench-gateway-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "tap.bench.gateway")
+        logger.logLevel = .critical
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let gateway = try await GatewayApplication.build(
+            configuration: GatewayConfiguration(
+                port: 0, dataDirectory: directory, caPublicKeys: try CardProfile.testCAPublicKeys),
+            logger: logger
+        ) { channel in
+            portContinuation.yield(channel.localAddress?.port ?? 0)
+            portContinuation.finish()
+        }
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                // A server that fails to start ends the wait for its port.
+                defer { portContinuation.finish() }
+                // No signal handlers: the command ends the server by cancelling this task (graceful shutdown).
+                try await gateway.application.runService(gracefulShutdownSignals: [])
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let port = await ports.first(where: { _ in true }), port > 0 else {
+                throw CommandFailure("the gateway did not start listening")
+            }
+            progress("gateway listening on 127.0.0.1:\(port), data in \(directory.path)")
+            let client = LoadClient(host: "127.0.0.1", port: port, connections: connections)
+            do {
+                let target = try await onboard(gateway, client: client)
+                let result = try await body(target)
+                try await client.shutdown()
+                return result
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+        }
+    }
+
+    /// A merchant with an admin and an API key (in the database, as `tap merchant` makes them), then over HTTP: a
+    /// reader token, the accepted terms, and a prepared device.
+    private static func onboard(_ gateway: GatewayApplication, client: LoadClient) async throws -> BenchTarget {
+        let database = gateway.database
+        let merchant = try await MerchantRepository(database: database).create(
+            name: "Bench Shop", country: .deu, currency: .eur, categoryCode: "5411", actor: "bench")
+        let admin = try await MerchantUserRepository(database: database).add(
+            merchantId: merchant.id, email: "owner@bench.example", role: .admin, actor: "bench")
+        let (_, secret) = try await APIKeyRepository(database: database).create(merchantId: merchant.id, actor: "bench")
+        let token = try await client.post(
+            ReaderToken.self, "/v1/reader-tokens", bearer: secret.value, ReaderTokenRequest(userId: admin.id))
+        let deviceId = "bench-\(UUID().uuidString.prefix(8).lowercased())"
+        _ = try await client.post(
+            AccountLinkStatus.self, "/v1/account-links", bearer: token.token, AccountLinkRequest(deviceId: deviceId))
+        let prepared = try await client.send(
+            .POST, "/v1/devices/\(deviceId)/prepare", headers: [("Authorization", "Bearer \(token.token)")])
+        guard prepared.status == 200,
+            let provisioning = try PrepareProgress.lines(in: Data(prepared.body.readableBytesView)).last?.provisioning
+        else { throw CommandFailure("prepare failed with status \(prepared.status)") }
+        return BenchTarget(client: client, merchantId: merchant.id, deviceId: deviceId, provisioning: provisioning)
+    }
+}
+
+extension LoadClient {
+    /// `POST path` with `body` as the API's JSON, expecting a 2xx answer decoding as `T`.
+    func post<T: Decodable>(_ type: T.Type, _ path: String, bearer: String, _ body: some Encodable) async throws -> T {
+        let answer = try await send(
+            .POST, path, headers: [("Authorization", "Bearer \(bearer)")],
+            body: ByteBuffer(bytes: Array(try JSONEncoder.gatewayAPI.encode(body))))
+        guard (200..<300).contains(answer.status) else {
+            throw CommandFailure("\(path) answered \(answer.status): \(String(buffer: answer.body))")
+        }
+        return try JSONDecoder.gatewayAPI.decode(T.self, from: Data(answer.body.readableBytesView))
+    }
+}

@@ -1,0 +1,185 @@
+import ArgumentParser
+import ContactlessTesting
+import Foundation
+import GatewayAPI
+import Issuer
+import NIOCore
+import NIOHTTP1
+
+extension Tap.Bench {
+    /// Authorizations per second through the whole gateway over HTTP on the loopback, against its trivial endpoint
+    /// in the same run.
+    struct GatewayLoad: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gateway",
+            abstract: "Authorizations per second and latency of the gateway, against GET /health in the same run.",
+            discussion: """
+                Starts a gateway in this process on a free loopback port with a fresh data directory (durable \
+                SQLite, the in-process issuer), onboards a merchant and prepares a device over HTTP, then measures \
+                over keep-alive HTTP/1.1 connections: (a) GET /health closed-loop with --connections workers for \
+                --seconds (the framework's ceiling); (b) POST /v1/payments (each with its own Idempotency-Key, as \
+                an SDK sends) closed-loop, the same way, after a 1 s warm-up; (c) POST /v1/payments open-loop at \
+                --rate per second for --seconds, latency measured from when each request was due. Every \
+                authorization unseals HPKE card data, sends an ISO 8583 0100 to the issuer (ARQC verified) and \
+                commits to disk before it is answered. Each worker taps its own load-test card (0.01 EUR a tap), so \
+                its ATCs reach the issuer in order; taps are made and sealed before each phase. Every payment must \
+                be 201 `succeeded`: anything else is counted by cause.
+                """)
+
+        @Option(help: "Seconds each phase is measured (1–120).") var seconds = 10
+        @Option(help: "Concurrent workers (connections) in the closed-loop phases (1–128).") var connections = 64
+        @Option(help: "Authorizations per second in the open-loop phase (1–5000).") var rate = 500.0
+        @Flag(help: "Print one JSON object instead of text.") var json = false
+
+        /// The closed-loop rate pre-made taps are sized for; a faster server leaves workers without taps (reported).
+        static let assumedMaximumRate = 8_000.0
+        static let warmUp: Duration = .seconds(1)
+
+        func validate() throws {
+            guard (1...120).contains(seconds) else { throw ValidationError("--seconds must be 1 to 120") }
+            guard (1...TestCards.loadTestCards.count).contains(connections) else {
+                throw ValidationError("--connections must be 1 to \(TestCards.loadTestCards.count)")
+            }
+            guard rate >= 1, rate <= 5_000 else { throw ValidationError("--rate must be 1 to 5000") }
+        }
+
+        func run() async throws {
+            let duration = Duration.seconds(seconds)
+            let connections = self.connections
+            // Enough open-loop workers that each has ≥ 100 ms between its requests, but one card each.
+            let openWorkers = min(
+                TestCards.loadTestCards.count,
+                max(connections, OpenLoopSchedule.workers(rate: rate, interval: .milliseconds(100))))
+            let schedule = OpenLoopSchedule(rate: rate, duration: duration, workers: openWorkers)
+            let warmUpPerWorker = Self.perWorker(rate: Self.assumedMaximumRate, duration: Self.warmUp, workers: connections)
+            let closedMaximumPerWorker = Self.perWorker(
+                rate: Self.assumedMaximumRate, duration: duration, workers: connections)
+            let openPerWorker = (0..<openWorkers).map { schedule.requests(ofWorker: $0).underestimatedCount }
+            let keysPerCard = warmUpPerWorker + closedMaximumPerWorker + (openPerWorker.max() ?? 0) + 8
+            let progress: @Sendable (String) -> Void = { standardError("bench gateway: \($0)") }
+
+            let report = try await BenchTarget.with(connections: openWorkers, progress: progress) { target in
+                let supply = try TapSupply(workers: openWorkers, keysPerCard: keysPerCard, target: target)
+                let client = target.client
+                let bearer = "Bearer \(target.provisioning.session.token)"
+
+                progress("GET /health, closed loop, \(connections) workers, \(seconds) s")
+                _ = await LoadPhase.closedLoop(workers: connections, duration: .milliseconds(300)) { _, _ in
+                    await Self.health(client)
+                }
+                let health = await LoadPhase.closedLoop(workers: connections, duration: duration) { _, _ in
+                    await Self.health(client)
+                }
+
+                progress("warm-up: \(warmUpPerWorker) taps per card")
+                let warmUpBodies = Bodies(try await supply.bodies(counts: Array(repeating: warmUpPerWorker, count: connections)))
+                let warm = await LoadPhase.closedLoop(workers: connections, duration: Self.warmUp) { worker, index in
+                    guard let body = warmUpBodies.body(worker, index) else { return nil }
+                    return await Self.authorize(client, bearer: bearer, body: body)
+                }
+                // Size the measured phase's taps on the warm-up's rate, with room to spare.
+                let closedPerWorker = min(
+                    closedMaximumPerWorker,
+                    Self.perWorker(rate: max(warm.perSecond, 500) * 3, duration: duration, workers: connections))
+                progress(
+                    String(format: "warm-up %.0f/s; ", warm.perSecond)
+                        + "making \(closedPerWorker * connections) taps for the closed loop")
+                // Taps the warm-up did not spend are skipped: the cards' later taps have higher ATCs anyway.
+                let closedBodies = Bodies(try await supply.bodies(counts: Array(repeating: closedPerWorker, count: connections)))
+                progress("POST /v1/payments, closed loop, \(connections) workers, \(seconds) s")
+                let closed = await LoadPhase.closedLoop(workers: connections, duration: duration) { worker, index in
+                    guard let body = closedBodies.body(worker, index) else { return nil }
+                    return await Self.authorize(client, bearer: bearer, body: body)
+                }
+
+                progress("making \(schedule.requestCount) taps for the open loop")
+                let openBodies = Bodies(try await supply.bodies(counts: openPerWorker))
+                progress("POST /v1/payments, open loop, \(Int(rate))/s over \(openWorkers) workers, \(seconds) s")
+                let open = await LoadPhase.openLoop(schedule) { worker, number in
+                    guard let body = openBodies.body(worker, number) else { return "noTap" }
+                    return await Self.authorize(client, bearer: bearer, body: body)
+                }
+                return Self.report(
+                    health: health, closed: closed, open: open, schedule: schedule, connections: connections,
+                    seconds: seconds)
+            }
+            if json {
+                try printJSON(report)
+            } else {
+                print(report.text)
+            }
+        }
+
+        /// Requests per worker for `rate` over `duration` shared by `workers`, plus two.
+        static func perWorker(rate: Double, duration: Duration, workers: Int) -> Int {
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            return Int((rate * seconds / Double(workers)).rounded(.up)) + 2
+        }
+
+        static func health(_ client: LoadClient) async -> LoadPhase.Outcome {
+            do {
+                let answer = try await client.send(.GET, "/health")
+                return answer.status == 200 ? nil : "health/status \(answer.status)"
+            } catch {
+                return "health/transport"
+            }
+        }
+
+        static let succeeded = Array(#""status":"succeeded""#.utf8)
+
+        /// One authorization; nil when it answered 201 `succeeded`.
+        static func authorize(_ client: LoadClient, bearer: String, body: ByteBuffer) async -> LoadPhase.Outcome {
+            do {
+                let answer = try await client.send(
+                    .POST, "/v1/payments",
+                    headers: [("Authorization", bearer), ("Idempotency-Key", UUID().uuidString)], body: body)
+                if answer.status == 201, answer.contains(succeeded) { return nil }
+                if let problem = try? JSONDecoder().decode(Problem.self, from: Data(answer.body.readableBytesView)) {
+                    return problem.code
+                }
+                return "status \(answer.status)"
+            } catch {
+                return "transport"
+            }
+        }
+
+        static func report(
+            health: LoadPhase, closed: LoadPhase, open: LoadPhase, schedule: OpenLoopSchedule, connections: Int,
+            seconds: Int
+        ) -> GatewayBenchReport {
+            let closedSummary = closed.latencies.summary()
+            let openSummary = open.latencies.summary()
+            let ratio = health.perSecond > 0 ? closed.perSecond / health.perSecond : 0
+            var byCause: [String: Int] = [:]
+            for (phase, result) in [("health", health), ("closedLoop", closed), ("openLoop", open)] {
+                for (cause, count) in result.failures { byCause["\(phase)/\(cause)", default: 0] += count }
+            }
+            return GatewayBenchReport(
+                machine: .init(cores: ProcessInfo.processInfo.activeProcessorCount), seconds: seconds,
+                connections: connections, healthPerSecond: health.perSecond, authorizations: closed.completed,
+                authorizationsPerSecond: closed.perSecond, p50Ms: closedSummary.p50Ms, p99Ms: closedSummary.p99Ms,
+                ratio: ratio,
+                openLoop: .init(
+                    rate: schedule.rate, workers: schedule.workers, requests: open.completed, p50Ms: openSummary.p50Ms,
+                    p99Ms: openSummary.p99Ms, maxMs: openSummary.maxMs),
+                failures: .init(total: byCause.values.reduce(0, +), byCause: byCause),
+                exhaustedWorkers: closed.exhaustedWorkers,
+                targets: GatewayBenchReport.targets(
+                    authorizationsPerSecond: closed.perSecond, openLoopP99Ms: openSummary.p99Ms, rate: schedule.rate,
+                    ratio: ratio))
+        }
+    }
+}
+
+/// Pre-made request bodies per worker, read concurrently by the workers (never changed once made).
+private struct Bodies: Sendable {
+    let bodies: [[ByteBuffer]]
+
+    init(_ bodies: [[ByteBuffer]]) { self.bodies = bodies }
+
+    /// Worker `worker`'s `index`-th body, or nil when it has no more.
+    func body(_ worker: Int, _ index: Int) -> ByteBuffer? {
+        guard worker < bodies.count, index < bodies[worker].count else { return nil }
+        return bodies[worker][index]
+    }
+}
