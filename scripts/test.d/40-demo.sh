@@ -1,4 +1,4 @@
-# The README's main command, end to end: both test cards pay, the issuer verifies every ARQC and rejects it for a
+# The README's main command, end to end: both test cards pay (through the gateway to the issuer host), the issuer verifies every ARQC and rejects it for a
 # changed amount, the limits and the wallet's CDCVM steer the outcome, and no full PAN or track 2 is ever printed.
 set -euo pipefail
 cd "$ROOT"
@@ -18,6 +18,8 @@ no_leak "$out" "visa"
 grep -Eq '^ +ARQC verifies +yes$' <<<"$out" || fail "the Visa ARQC does not verify"
 grep -Eq '^ +ARQC verifies for amount \+ 1 minor unit +no$' <<<"$out" || fail "a changed amount still verifies"
 grep -Eq '57 Track 2 Equivalent Data .*\(masked\)$' <<<"$out" || fail "track 2 not shown masked"
+grep -Eq '^ +Payment +succeeded pay_' <<<"$out" || fail "the gateway did not approve the Visa purchase"
+grep -Eq '^ +Issuer response +00, approval code [0-9A-F]{6}$' <<<"$out" || fail "no issuer approval through the gateway"
 
 for card in visa mastercard; do
     for cdcvm in --cdcvm --no-cdcvm; do
@@ -25,6 +27,8 @@ for card in visa mastercard; do
         no_leak "$json" "$card $cdcvm json"
         [ "$(field outcome <<<"$json")" = onlineRequest ] || fail "$card $cdcvm under the CVM limit: not online"
         [ "$(field arqcVerified <<<"$json")" = True ] || fail "$card $cdcvm: ARQC not verified"
+        python3 -c "import json,sys; g=json.load(sys.stdin)['gateway']; sys.exit(0 if g and g['status'] == 'succeeded' and g['responseCode'] == '00' and g['arpcReturned'] else 1)" <<<"$json" \
+            || fail "$card $cdcvm: the gateway did not approve"
         for key in kernel aid panMasked atc arqc oda cvm apdus; do
             python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if d.get('$key') not in (None, '', []) else 1)" <<<"$json" \
                 || fail "$card --json lacks $key"

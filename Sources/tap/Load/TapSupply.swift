@@ -13,11 +13,11 @@ struct TapSupply: Sendable {
     static let amount = Amount(minorUnits: 1, currency: .eur)
 
     let tappers: [TestCardTapper]
-    let target: BenchTarget
+    let target: EmbeddedGateway
 
     /// `workers` cards (at most as many as there are load-test cards), each personalised with `keysPerCard`
     /// limited-use keys (one per tap).
-    init(workers: Int, keysPerCard: Int, target: BenchTarget) throws {
+    init(workers: Int, keysPerCard: Int, target: EmbeddedGateway) throws {
         tappers = try TestCards.loadTestCards.prefix(workers).map { card in
             try TestCardTapper(pan: card.pan, scheme: card.scheme == .visa ? .visa : .mastercard, keyCount: keysPerCard)
         }

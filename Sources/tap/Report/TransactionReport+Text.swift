@@ -80,6 +80,18 @@ extension TransactionReport {
                     "ARQC verifies for amount + 1 minor unit",
                     yesNo(!tamperedAmountRejected, expected: false, style: style)))
         }
+        if let gateway {
+            lines.append("")
+            lines.append(style.bold("Gateway (in this process: sealed card data, ISO 8583 to the issuer host, SQLite)"))
+            let succeeded = gateway.status == "succeeded"
+            lines.append(row("Payment", (succeeded ? style.green : style.yellow)(gateway.status)
+                + (gateway.paymentId.map { " \($0)" } ?? "")))
+            if let card = gateway.card { lines.append(row("Card on the payment", card)) }
+            if let code = gateway.responseCode {
+                lines.append(row("Issuer response", code + (gateway.approvalCode.map { ", approval code \($0)" } ?? "")))
+                lines.append(row("ARPC for the card", gateway.arpcReturned ? "returned" : "none"))
+            }
+        }
         return lines.joined(separator: "\n")
     }
 

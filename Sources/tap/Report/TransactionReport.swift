@@ -50,6 +50,8 @@ struct TransactionReport: Encodable {
     var iccData: String?
     var decisions: [String]
     var apdus: [Exchange]
+    /// What the gateway answered (`tap demo`): nil when the read did not go online or no gateway was asked.
+    var gateway: GatewayAuthorization?
 
     /// For the text rendering, not encoded: where the card was, the exchanges as sent and received, and the kernel
     /// whose tag meanings decode them.
@@ -66,7 +68,7 @@ struct TransactionReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case card, reader, atr, kernel, aid, panMasked, amount, currency, cardholderVerifiedOnPhone, outcome, reason
         case userInterface, cryptogramType, atc, arqc, arqcVerified, tamperedAmountRejected, cryptogramVersion, oda
-        case cvm, paymentKeysBefore, paymentKeysAfter, limits, iccData, decisions, apdus
+        case cvm, paymentKeysBefore, paymentKeysAfter, limits, iccData, decisions, apdus, gateway
     }
 
     /// The same keys whichever command wrote the report: what is unknown (a reader cannot count the phone's
@@ -99,6 +101,7 @@ struct TransactionReport: Encodable {
         try container.encode(iccData, forKey: .iccData)
         try container.encode(decisions, forKey: .decisions)
         try container.encode(apdus, forKey: .apdus)
+        try container.encode(gateway, forKey: .gateway)
     }
 
     init(

@@ -58,7 +58,7 @@ extension Tap.Bench {
             let keysPerCard = warmUpPerWorker + closedMaximumPerWorker + (openPerWorker.max() ?? 0) + 8
             let progress: @Sendable (String) -> Void = { standardError("bench gateway: \($0)") }
 
-            let report = try await BenchTarget.with(connections: openWorkers, progress: progress) { target in
+            let report = try await EmbeddedGateway.with(connections: openWorkers, progress: progress) { target in
                 let supply = try TapSupply(workers: openWorkers, keysPerCard: keysPerCard, target: target)
                 let client = target.client
                 let bearer = "Bearer \(target.provisioning.session.token)"

@@ -8,10 +8,10 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// The gateway under load: started in this process on a free loopback port over a fresh data directory (durable
-/// SQLite, the in-process issuer), with one onboarded merchant and one prepared device, the way a merchant's
-/// server and a reader SDK set themselves up.
-struct BenchTarget: Sendable {
+/// A whole gateway in this process, as `tap demo` and `tap bench gateway` use it: started on a free loopback port
+/// over a fresh data directory (durable SQLite, the in-process issuer with the test cards), with one onboarded
+/// merchant and one prepared device, the way a merchant's server and a reader SDK set themselves up.
+struct EmbeddedGateway: Sendable {
     let client: LoadClient
     let merchantId: String
     let deviceId: String
@@ -21,12 +21,12 @@ struct BenchTarget: Sendable {
     /// Starts the gateway, onboards, runs `body`, then stops the gateway and removes its data directory.
     static func with<Result: Sendable>(
         connections: Int, progress: @escaping @Sendable (String) -> Void,
-        _ body: @Sendable (BenchTarget) async throws -> Result
+        _ body: @Sendable (EmbeddedGateway) async throws -> Result
     ) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "tap-bench-gateway-\(UUID().uuidString)", isDirectory: true)
+            "tap-gateway-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var logger = Logger(label: "tap.bench.gateway")
+        var logger = Logger(label: "tap.gateway")
         logger.logLevel = .critical
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let gateway = try await GatewayApplication.build(
@@ -65,16 +65,16 @@ struct BenchTarget: Sendable {
 
     /// A merchant with an admin and an API key (in the database, as `tap merchant` makes them), then over HTTP: a
     /// reader token, the accepted terms, and a prepared device.
-    private static func onboard(_ gateway: GatewayApplication, client: LoadClient) async throws -> BenchTarget {
+    private static func onboard(_ gateway: GatewayApplication, client: LoadClient) async throws -> EmbeddedGateway {
         let database = gateway.database
         let merchant = try await MerchantRepository(database: database).create(
-            name: "Bench Shop", country: .deu, currency: .eur, categoryCode: "5411", actor: "bench")
+            name: "Corner Shop", country: .deu, currency: .eur, categoryCode: "5411", actor: "tap")
         let admin = try await MerchantUserRepository(database: database).add(
-            merchantId: merchant.id, email: "owner@bench.example", role: .admin, actor: "bench")
-        let (_, secret) = try await APIKeyRepository(database: database).create(merchantId: merchant.id, actor: "bench")
+            merchantId: merchant.id, email: "owner@shop.example", role: .admin, actor: "tap")
+        let (_, secret) = try await APIKeyRepository(database: database).create(merchantId: merchant.id, actor: "tap")
         let token = try await client.post(
             ReaderToken.self, "/v1/reader-tokens", bearer: secret.value, ReaderTokenRequest(userId: admin.id))
-        let deviceId = "bench-\(UUID().uuidString.prefix(8).lowercased())"
+        let deviceId = "reader-\(UUID().uuidString.prefix(8).lowercased())"
         _ = try await client.post(
             AccountLinkStatus.self, "/v1/account-links", bearer: token.token, AccountLinkRequest(deviceId: deviceId))
         let prepared = try await client.send(
@@ -82,7 +82,7 @@ struct BenchTarget: Sendable {
         guard prepared.status == 200,
             let provisioning = try PrepareProgress.lines(in: Data(prepared.body.readableBytesView)).last?.provisioning
         else { throw CommandFailure("prepare failed with status \(prepared.status)") }
-        return BenchTarget(client: client, merchantId: merchant.id, deviceId: deviceId, provisioning: provisioning)
+        return EmbeddedGateway(client: client, merchantId: merchant.id, deviceId: deviceId, provisioning: provisioning)
     }
 }
 
