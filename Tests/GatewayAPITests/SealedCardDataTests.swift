@@ -42,6 +42,18 @@ import Testing
         }
     }
 
+    @Test func checkOpensWithoutRecording() async throws {
+        let payload = try SealedCardDataFixture.payload()
+        let sealed = try sealer.seal(payload)
+        let opener = SealedCardDataFixture.opener(keys)
+        let ids = (SealedCardDataFixture.merchantId, SealedCardDataFixture.deviceId)
+        #expect(try opener.check(sealed, merchantId: ids.0, deviceId: ids.1) == payload)
+        #expect(try opener.check(sealed, merchantId: ids.0, deviceId: ids.1) == payload)
+        // Checking spent nothing: the read still opens (once).
+        #expect(try await opener.open(sealed, merchantId: ids.0, deviceId: ids.1) == payload)
+        #expect(throws: GatewayAPIError.forbidden) { try opener.check(sealed, merchantId: "other", deviceId: ids.1) }
+    }
+
     @Test(arguments: [60.0, 0.0, -5.0]) func opensWithinTheWindow(age: Double) async throws {
         let sealed = try sealer.seal(try SealedCardDataFixture.payload())
         let opener = SealedCardDataFixture.opener(keys, now: SealedCardDataFixture.createdAt.addingTimeInterval(age))

@@ -30,7 +30,7 @@ extension PaymentService {
             from: Data(try keys.open(pending, authenticating: Array(record.payment.id.utf8))))
         let translated = try await translate(pinBlock, pan: card.pan, deviceId: record.payment.deviceId ?? "")
         let currency = try Self.currency(record.payment.currency)
-        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: translated, insert: false)
+        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: translated, opening: nil)
         let payment = try await exchange(message, record: record, card: card)
         switch payment.failureCode {
         case "incorrectPIN" where payment.status == .declined:

@@ -45,7 +45,9 @@ struct PaymentService: Sendable {
                 throw GatewayAPIError(code: .invalidRequest, message: "a verification's amount is 0")
             }
         }
-        let payload = try await open(request.cardData, caller: caller)
+        // Checked here, recorded as opened in the transaction that stores the payment: one commit fewer, and a read
+        // is spent exactly when its payment exists.
+        let payload = try check(request.cardData, caller: caller)
         let card = payload.authorization
         try Self.checkCryptogramCovers(card, amount: request.amount, currency: currency)
         let now = clock()
@@ -59,24 +61,44 @@ struct PaymentService: Sendable {
                 issuer: nil, failureCode: nil, pinRequest: nil, createdAt: now, updatedAt: now))
         record.pinDeadline = payload.createdAt.addingTimeInterval(Self.pinWindow)
         if kind == .verification { record.payment.verificationReason = request.verificationReason ?? .other }
-        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: nil, insert: true)
+        let read = OpenedRead(id: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(CardDataOpener.maximumAge))
+        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: nil, opening: read)
         return try await exchange(message, record: record, card: card)
+    }
+
+    /// A read to record as opened with the payment made from it.
+    struct OpenedRead: Sendable {
+        var id: UUID
+        var expiresAt: Date
+    }
+
+    /// The payload of `sealed` for the caller, checked but not yet recorded as opened (see ``open(_:caller:)``).
+    func check(_ sealed: SealedCardData, caller: Caller) throws -> CardDataPayload {
+        try opener.check(sealed, merchantId: caller.merchantId, deviceId: try Self.device(of: sealed, for: caller))
+    }
+
+    /// The device a caller pays from: a reader session's own, or for an API key (the merchant's own server) the
+    /// device the data names. A reader token does not pay.
+    private static func device(of sealed: SealedCardData, for caller: Caller) throws(GatewayAPIError) -> String {
+        guard caller.credential != .readerToken else {
+            throw GatewayAPIError(code: .forbidden, message: "payments take a reader session or an API key")
+        }
+        return caller.deviceId ?? sealed.deviceId
     }
 
     /// The card data of `sealed`, opened for the caller: a reader session's device, or for an API key (the
     /// merchant's own server) the device the data names.
     func open(_ sealed: SealedCardData, caller: Caller) async throws -> CardDataPayload {
-        guard caller.credential != .readerToken else {
-            throw GatewayAPIError(code: .forbidden, message: "payments take a reader session or an API key")
-        }
-        return try await opener.open(sealed, merchantId: caller.merchantId, deviceId: caller.deviceId ?? sealed.deviceId)
+        try await opener.open(sealed, merchantId: caller.merchantId, deviceId: try Self.device(of: sealed, for: caller))
     }
 
     /// Allocates the next message reference, builds the 0100 and its 0400, and stores the payment as
     /// ``PaymentStatus/processing`` with the 0400 encrypted — all before anything is sent.
+    /// `opening` is the read of a new payment (inserted, and the read recorded as opened in the same transaction);
+    /// nil resubmits an existing payment.
     func prepareSend(
         _ record: inout PaymentRecord, card: CardAuthorizationData, currency: Currency, pinBlock: [UInt8]?,
-        insert: Bool
+        opening read: OpenedRead?
     ) async throws -> ISO8583Message {
         let now = clock()
         let snapshot = record
@@ -99,14 +121,16 @@ struct PaymentService: Sendable {
             record.reversalMessage = keys.seal(reversal, authenticating: Array(record.payment.id.utf8))
             record.payment.status = .processing
             record.payment.updatedAt = now
-            if insert {
+            if let read {
+                guard try await SQLReplayStore.recordOpened(readId: read.id, expiresAt: read.expiresAt, on: executor)
+                else { throw GatewayAPIError(code: .cardDataReplayed, message: "the card data was already opened") }
                 try await repository.insert(record, on: executor)
             } else {
                 try await repository.update(record, on: executor)
             }
             try await AuditLog.record(
                 on: executor, at: now, actor: record.payment.merchantId, entity: "payment", id: record.payment.id,
-                action: insert ? "created" : "resubmitted", detail: "stan \(reference.stan)")
+                action: read != nil ? "created" : "resubmitted", detail: "stan \(reference.stan)")
             return (record, message)
         }
         record = stored

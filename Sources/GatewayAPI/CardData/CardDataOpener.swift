@@ -57,6 +57,31 @@ public struct CardDataOpener: Sendable {
     public func open(
         _ sealed: SealedCardData, merchantId: String, deviceId: String
     ) async throws(GatewayAPIError) -> CardDataPayload {
+        let payload = try check(sealed, merchantId: merchantId, deviceId: deviceId)
+        let now = clock()
+        let recorded: Bool
+        do {
+            recorded = try await replayStore.recordOpened(
+                readId: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(Self.maximumAge), now: now)
+        } catch {
+            // Fail closed: when the store cannot say the read is new, it is not opened.
+            throw GatewayAPIError(code: .cardDataReplayed, message: "the read could not be recorded as opened")
+        }
+        guard recorded else {
+            throw GatewayAPIError(code: .cardDataReplayed, message: "the card data was already opened")
+        }
+        return payload
+    }
+
+    /// Steps 1–3 of ``open(_:merchantId:deviceId:)`` without the replay store: the payload of data that is the
+    /// caller's, opens, and is fresh. The caller must then record ``CardDataPayload/readId`` as opened itself, in the
+    /// same transaction as what it does with the data (so a read is spent exactly when its payment is stored), and
+    /// refuse it when it was recorded before.
+    /// - Throws: ``GatewayAPIError`` with code ``GatewayAPIError/Code/forbidden``,
+    ///   ``GatewayAPIError/Code/cardDataInvalid`` or ``GatewayAPIError/Code/cardDataExpired``.
+    public func check(
+        _ sealed: SealedCardData, merchantId: String, deviceId: String
+    ) throws(GatewayAPIError) -> CardDataPayload {
         guard sealed.merchantId == merchantId, sealed.deviceId == deviceId else {
             throw GatewayAPIError(code: .forbidden, message: "the card data was read for another merchant or device")
         }
@@ -72,17 +97,6 @@ public struct CardDataOpener: Sendable {
         }
         guard age >= -Self.allowedClockSkew else {
             throw GatewayAPIError(code: .cardDataInvalid, message: "the card data was created in the future")
-        }
-        let recorded: Bool
-        do {
-            recorded = try await replayStore.recordOpened(
-                readId: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(Self.maximumAge), now: now)
-        } catch {
-            // Fail closed: when the store cannot say the read is new, it is not opened.
-            throw GatewayAPIError(code: .cardDataReplayed, message: "the read could not be recorded as opened")
-        }
-        guard recorded else {
-            throw GatewayAPIError(code: .cardDataReplayed, message: "the card data was already opened")
         }
         return payload
     }

@@ -25,7 +25,14 @@ public struct SQLReplayStore: SealedCardDataReplayStore {
         if lastPurge.isDue(at: now, interval: purgeInterval) {
             try await database.query("DELETE FROM opened_reads WHERE expires_at <= $1", [.integer(now.millis)])
         }
-        let rows = try await database.query(
+        return try await Self.recordOpened(readId: readId, expiresAt: expiresAt, on: database)
+    }
+
+    /// Records that `readId` was opened, as one statement of the caller's transaction; false when it was already.
+    static func recordOpened(
+        readId: UUID, expiresAt: Date, on executor: any SQLExecutor
+    ) async throws(StorageError) -> Bool {
+        let rows = try await executor.query(
             """
             INSERT INTO opened_reads (read_id, expires_at) VALUES ($1, $2)
             ON CONFLICT (read_id) DO NOTHING RETURNING read_id
