@@ -70,7 +70,7 @@ extension PaymentService {
     /// Refunds all or part of what remains of a captured payment.
     func refund(_ id: String, request: CreateRefundRequest, caller: Caller) async throws -> Refund {
         let now = clock()
-        let refundId = Self.newID("re")
+        let refundId = EntityID.make("re")
         return try await database.transaction { executor in
             guard var record = try await repository.payment(id, merchantId: caller.merchantId, locking: true, on: executor),
                 caller.sees(record)
@@ -113,7 +113,7 @@ extension PaymentService {
         let card = payload.authorization
         let now = clock()
         let refund = Refund(
-            id: Self.newID("re"), paymentId: nil, amount: amount, currency: currency.alphabeticCode,
+            id: EntityID.make("re"), paymentId: nil, amount: amount, currency: currency.alphabeticCode,
             status: "succeeded", reason: request.reason,
             card: PaymentCard(pan: card.pan, entryMode: card.mode == .emv ? "contactlessChip" : "contactlessMagStripe"),
             createdAt: now)

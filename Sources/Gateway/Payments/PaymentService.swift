@@ -53,7 +53,7 @@ struct PaymentService: Sendable {
         let now = clock()
         var record = PaymentRecord(
             payment: Payment(
-                id: Self.newID("pay"), merchantId: caller.merchantId, deviceId: payload.deviceId,
+                id: EntityID.make("pay"), merchantId: caller.merchantId, deviceId: payload.deviceId,
                 readId: payload.readId, kind: kind, status: .processing,
                 captureMethod: kind == .verification ? .automatic : request.captureMethod ?? .automatic,
                 amount: request.amount, currency: currency.alphabeticCode, capturedAmount: 0, refundedAmount: 0,
@@ -180,7 +180,7 @@ struct PaymentService: Sendable {
             }
         case .pinRequired where now < (record.pinDeadline ?? now):
             payment.status = .requiresPIN
-            let token = Self.newID("pin")
+            let token = EntityID.make("pin")
             pinToken = token
             record.pinTokenHash = Self.hash(token)
             record.pendingCardData = keys.seal(
@@ -253,12 +253,6 @@ struct PaymentService: Sendable {
         case .cryptogramFailure: "cryptogramFailure"
         default: "declined"
         }
-    }
-
-    static func newID(_ prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return prefix + "_" + bytes.hexString.lowercased()
     }
 
     static func hash(_ token: String) -> [UInt8] { Array(SHA256.hash(data: Data(token.utf8))) }
