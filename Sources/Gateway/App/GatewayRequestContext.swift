@@ -34,10 +34,16 @@ public struct APIRequestDecoder: RequestDecoder {
         _ type: T.Type, from request: Request, context: some RequestContext
     ) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return try Self.decode(T.self, from: Data(buffer.readableBytesView))
+    }
+
+    /// Decodes `type` from body bytes with the API's JSON rules; a `DecodingError` becomes
+    /// ``GatewayAPIError/Code/invalidRequest`` naming the coding path only.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try JSONDecoder.gatewayAPI.decode(T.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder.gatewayAPI.decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw GatewayAPIError(code: .invalidRequest, message: Self.describe(error))
+            throw GatewayAPIError(code: .invalidRequest, message: describe(error))
         }
     }
 

@@ -95,9 +95,9 @@ struct PaymentController: Sendable {
             let bytes = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
             let body: Body
             do {
-                body = try JSONDecoder.gatewayAPI.decode(Body.self, from: bytes)
-            } catch let error as DecodingError {
-                throw GatewayAPIError(code: .invalidRequest, message: APIRequestDecoder.describe(error))
+                body = try APIRequestDecoder.decode(Body.self, from: bytes)
+            } catch let error as GatewayAPIError {
+                throw error
             } catch {
                 throw GatewayAPIError(code: .invalidRequest, message: "the body is not JSON")
             }
