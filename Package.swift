@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
+        .library(name: "ApplePay", targets: ["ApplePay"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
@@ -37,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
     ],
     targets: [
         .target(
@@ -106,6 +109,18 @@ let package = Package(
         .target(
             name: "ReaderKernel",
             dependencies: ["EMV", "SmartCard"],
+            swiftSettings: strictness
+        ),
+        // Apple Pay: PassKit-shaped requests, the token format, its verifier/decryptor and a test token service.
+        .target(
+            name: "ApplePay",
+            dependencies: [
+                "EMV",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: strictness
         ),
         // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
@@ -185,6 +200,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ApplePayTests",
+            dependencies: [
+                "ApplePay", "EMV",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictness
         ),
         .testTarget(
