@@ -1,4 +1,5 @@
 import ApplePay
+import EMV
 import Foundation
 import Testing
 

@@ -190,7 +190,7 @@ struct PaymentRequestValidationTests {
     @Test("every PassKit network is known, with distinct raw values; lookups ignore case")
     func networks() {
         #expect(PaymentNetwork.allCases.count == Set(PaymentNetwork.allCases.map { $0.rawValue.lowercased() }).count)
-        #expect(PaymentNetwork.allCases.allSatisfy(\.isKnown))
+        #expect(PaymentNetwork.allCases.allSatisfy { $0.isKnown })
         #expect(PaymentNetwork(caseInsensitive: "amex") == .amex)
         #expect(PaymentNetwork(caseInsensitive: "MASTERCARD") == .masterCard)
         #expect(!PaymentNetwork(rawValue: "Diners").isKnown)

@@ -28,15 +28,17 @@ struct SimulatedWalletTests {
         #expect(!wallet.canMakePayments(usingNetworks: [.discover, .jcb]))
     }
 
-    @Test("capabilities filter by card kind and protocol", arguments: [
-        (PaymentNetwork.visa, MerchantCapability.threeDSecure, true),
+    static let capabilityCases: [(PaymentNetwork, MerchantCapability, Bool)] = [
+        (.visa, .threeDSecure, true),
         (.visa, [.threeDSecure, .debit], true),
         (.visa, [.threeDSecure, .credit], false),
         (.masterCard, [.threeDSecure, .credit], true),
         (.masterCard, [.threeDSecure, .debit], false),
         (.visa, [.emv], false),
         (.visa, [], true),
-    ])
+    ]
+
+    @Test("capabilities filter by card kind and protocol", arguments: capabilityCases)
     func capabilities(network: PaymentNetwork, capabilities: MerchantCapability, expected: Bool) {
         #expect(Samples.wallet.canMakePayments(usingNetworks: [network], capabilities: capabilities) == expected)
     }

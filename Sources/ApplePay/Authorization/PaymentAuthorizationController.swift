@@ -1,5 +1,5 @@
-public import EMV
-public import Foundation
+import EMV
+import Foundation
 
 /// The payment sheet, simulated: PassKit's `PKPaymentAuthorizationController` driven by a script of the customer's
 /// actions instead of a screen, so tests and `tap demo` run the whole in-app flow.
