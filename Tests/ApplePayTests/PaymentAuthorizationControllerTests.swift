@@ -409,5 +409,14 @@ struct PaymentAuthorizationControllerTests {
         let (controller, merchant, _) = Self.make()
         _ = try await controller.run([.authorize])
         #expect(await merchant.paymentsSeen.first?.billingContact == Samples.visaDebit.billingContact)
+        #expect(await merchant.paymentsSeen.first?.paymentMethod.billingAddress == Samples.visaDebit.billingContact)
+        // Before authorization the delegate saw the card's billing address redacted.
+        let selected = await controller.transcript.compactMap { event -> PaymentMethod? in
+            if case .didSelectPaymentMethod(let method) = event { return method }
+            return nil
+        }
+        #expect(selected.first?.billingAddress == Samples.visaDebit.billingContact?.redacted())
+        #expect(selected.first?.billingAddress?.postalAddress?.street == "")
+        #expect(selected.first?.billingAddress?.postalAddress?.postalCode == "95014")
     }
 }

@@ -170,7 +170,9 @@ public actor PaymentAuthorizationController {
     }
 
     private func select(_ card: SimulatedWallet.Card) async throws(AuthorizationError) {
-        let method = PaymentMethod(card)
+        // Like the shipping contact, the card's billing address is redacted until authorization.
+        var method = PaymentMethod(card)
+        method.billingAddress = method.billingAddress?.redacted()
         transcript.append(.didSelectPaymentMethod(method))
         let update = await delegate.paymentAuthorizationController(self, didSelectPaymentMethod: method)
         try apply(update)

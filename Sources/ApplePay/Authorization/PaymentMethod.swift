@@ -6,7 +6,8 @@ public struct PaymentMethod: Hashable, Sendable {
     public var network: PaymentNetwork
     /// Debit, credit, prepaid, …
     public var type: PaymentMethodType
-    /// The billing contact stored with the card (PassKit hands it over redacted until authorization).
+    /// The billing contact stored with the card (redacted in ``PaymentAuthorizationControllerDelegate`` selection
+    /// callbacks, whole in the authorized ``Payment``).
     public var billingAddress: Contact?
 
     /// A payment method from its parts.
