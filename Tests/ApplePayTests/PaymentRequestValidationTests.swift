@@ -74,7 +74,7 @@ struct Breakage: Sendable, CustomTestStringConvertible {
         Breakage("token contexts above the total", .tokenContextsExceedTotal) {
             $0.multiTokenContexts = [
                 PaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "A", amount: 20),
-                PaymentTokenContext(merchantIdentifier: "merchant.b", externalIdentifier: "b", merchantName: "B", amount: 5.01),
+                PaymentTokenContext(merchantIdentifier: "merchant.b", externalIdentifier: "b", merchantName: "B", amount: Decimal(string: "5.01")!),
             ]
         },
         Breakage("token context twice", .invalidTokenContext) {
