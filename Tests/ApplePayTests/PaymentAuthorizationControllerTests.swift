@@ -19,7 +19,9 @@ actor TestMerchant: PaymentAuthorizationControllerDelegate {
     /// An update to return instead of the computed one, once.
     var forcedUpdate: PaymentRequestUpdate?
 
-    func failNextAuthorization(with errors: [PaymentError]) { nextResult = PaymentAuthorizationResult(status: .failure, errors: errors) }
+    func failNextAuthorization(with errors: [PaymentError]) {
+        nextResult = PaymentAuthorizationResult(status: .failure, errors: errors)
+    }
     func forceUpdate(_ update: PaymentRequestUpdate) { forcedUpdate = update }
 
     /// Book, shipping, optional surcharge and discount, and the total of them.
@@ -207,24 +209,33 @@ struct PaymentAuthorizationControllerTests {
         #expect(!String(describing: await controller.transcript).contains("Baker"))
     }
 
-    @Test("postal codes are cut to Apple's prefixes", arguments: [
-        ("GB", "SW1A 1AA", "SW1A"), ("GB", "M11AE", "M1"), ("CA", "K1A 0B1", "K1A"), ("US", "95014-2083", "95014"),
-        ("DE", "10115", "10115"),
-    ])
+    @Test(
+        "postal codes are cut to Apple's prefixes",
+        arguments: [
+            ("GB", "SW1A 1AA", "SW1A"), ("GB", "M11AE", "M1"), ("CA", "K1A 0B1", "K1A"), ("US", "95014-2083", "95014"),
+            ("DE", "10115", "10115"),
+        ])
     func postalCodePrefix(country: String, code: String, expected: String) {
         let contact = Contact(postalAddress: PostalAddress(postalCode: code, isoCountryCode: country))
         #expect(contact.redacted().postalAddress?.postalCode == expected)
     }
 
-    @Test("each PaymentError code reaches the sheet and blocks authorization until resolved", arguments: [
-        (UserAction.selectShippingContact(Contact(postalAddress: PostalAddress(city: "Paris", isoCountryCode: "FR"))),
-         PaymentError.shippingAddressUnserviceable),
-        (.selectShippingContact(Contact(postalAddress: PostalAddress(city: "Leeds", isoCountryCode: "GB"))),
-         .shippingContactInvalid),
-        (.selectShippingContact(Contact(emailAddress: "x@example.com")), .shippingContactInvalid),
-        (.enterCouponCode("BOGUS"), .couponCodeInvalid),
-        (.enterCouponCode("SUMMER2020"), .couponCodeExpired),
-    ])
+    @Test(
+        "each PaymentError code reaches the sheet and blocks authorization until resolved",
+        arguments: [
+            (
+                UserAction.selectShippingContact(
+                    Contact(postalAddress: PostalAddress(city: "Paris", isoCountryCode: "FR"))),
+                PaymentError.shippingAddressUnserviceable
+            ),
+            (
+                .selectShippingContact(Contact(postalAddress: PostalAddress(city: "Leeds", isoCountryCode: "GB"))),
+                .shippingContactInvalid
+            ),
+            (.selectShippingContact(Contact(emailAddress: "x@example.com")), .shippingContactInvalid),
+            (.enterCouponCode("BOGUS"), .couponCodeInvalid),
+            (.enterCouponCode("SUMMER2020"), .couponCodeExpired),
+        ])
     func paymentErrors(action: UserAction, expected: PaymentError) async throws {
         let (controller, _, tokens) = Self.make()
         try await controller.present()
@@ -259,7 +270,8 @@ struct PaymentAuthorizationControllerTests {
     @Test("a failed authorization keeps the sheet open with its errors; fixing them lets a second try succeed")
     func failureThenRetry() async throws {
         let (controller, merchant, tokens) = Self.make()
-        await merchant.failNextAuthorization(with: [PaymentRequest.paymentBillingAddressInvalidError(withKey: "street")])
+        await merchant.failNextAuthorization(with: [PaymentRequest.paymentBillingAddressInvalidError(withKey: "street")]
+        )
         try await controller.present()
         try await controller.perform(.authorize)
         #expect(await controller.phase == .presented)

@@ -30,7 +30,8 @@ struct PaymentRequestCodingTests {
                     label: "Club", amount: 5, startDate: Date(timeIntervalSince1970: 1_800_000_000),
                     endDate: Date(timeIntervalSince1970: 1_900_000_000), intervalUnit: .month, intervalCount: 1)),
             .deferred(
-                DeferredPaymentSummaryItem(label: "Later", amount: 1, deferredDate: Date(timeIntervalSince1970: 1_850_000_000))),
+                DeferredPaymentSummaryItem(
+                    label: "Later", amount: 1, deferredDate: Date(timeIntervalSince1970: 1_850_000_000))),
             .automaticReload(AutomaticReloadPaymentSummaryItem(label: "Top-up", amount: 2, thresholdAmount: 1)),
             .item("Total", Decimal(string: "27.99")!),
         ]
@@ -61,8 +62,10 @@ struct PaymentRequestCodingTests {
     @Test("amounts are decimal strings in JSON and stay exact")
     func amountsAreStrings() throws {
         var request = PaymentRequestSamples.basic
-        request.paymentSummaryItems = [.item("A", Decimal(string: "0.10")!), .item("B", Decimal(string: "0.20")!),
-            .item("Total", Decimal(string: "0.30")!)]
+        request.paymentSummaryItems = [
+            .item("A", Decimal(string: "0.10")!), .item("B", Decimal(string: "0.20")!),
+            .item("Total", Decimal(string: "0.30")!),
+        ]
         let object = try JSONSerialization.jsonObject(with: request.json()) as? [String: Any]
         let items = try #require(object?["paymentSummaryItems"] as? [[String: Any]])
         #expect(items.map { $0["amount"] as? String } == ["0.1", "0.2", "0.3"])
@@ -78,13 +81,24 @@ struct PaymentRequestCodingTests {
         #expect(throws: PaymentRequestError.unknownNetwork) { try PaymentRequest(json: Data(unknown.utf8)).validate() }
     }
 
-    @Test("malformed documents are malformedJSON naming the field", arguments: [
-        (#"{"merchantIdentifier": "m"}"#, "countryCode"),
-        ("not json", "the document"),
-        (#"{"merchantIdentifier": "m", "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["Visa"], "merchantCapabilities": ["threeDSecure"], "paymentSummaryItems": [{"label": "T", "amount": 1.5}]}"#, "paymentSummaryItems[0].amount"),
-        (#"{"merchantIdentifier": "m", "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["Visa"], "merchantCapabilities": ["threeDSecure"], "paymentSummaryItems": [{"label": "T", "amount": "1e3"}]}"#, "paymentSummaryItems[0].amount"),
-        (#"{"merchantIdentifier": "m", "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["Visa"], "merchantCapabilities": ["teleport"], "paymentSummaryItems": []}"#, "merchantCapabilities"),
-    ])
+    @Test(
+        "malformed documents are malformedJSON naming the field",
+        arguments: [
+            (#"{"merchantIdentifier": "m"}"#, "countryCode"),
+            ("not json", "the document"),
+            (
+                #"{"merchantIdentifier": "m", "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["Visa"], "merchantCapabilities": ["threeDSecure"], "paymentSummaryItems": [{"label": "T", "amount": 1.5}]}"#,
+                "paymentSummaryItems[0].amount"
+            ),
+            (
+                #"{"merchantIdentifier": "m", "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["Visa"], "merchantCapabilities": ["threeDSecure"], "paymentSummaryItems": [{"label": "T", "amount": "1e3"}]}"#,
+                "paymentSummaryItems[0].amount"
+            ),
+            (
+                #"{"merchantIdentifier": "m", "countryCode": "US", "currencyCode": "USD", "supportedNetworks": ["Visa"], "merchantCapabilities": ["teleport"], "paymentSummaryItems": []}"#,
+                "merchantCapabilities"
+            ),
+        ])
     func malformed(json: String, field: String) {
         let error = #expect(throws: PaymentRequestError.malformedJSON) { try PaymentRequest(json: Data(json.utf8)) }
         #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
@@ -97,7 +111,8 @@ struct PaymentRequestCodingTests {
         for _ in 0..<300 {
             var bytes = [UInt8](original)
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0x20...0x7E, using: &generator)
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                    in: 0x20...0x7E, using: &generator)
             }
             do {
                 try PaymentRequest(json: Data(bytes)).validate()

@@ -24,14 +24,18 @@ struct Breakage: Sendable, CustomTestStringConvertible {
         Breakage("alpha-3 country", .invalidCountryCode) { $0.countryCode = "USA" },
         Breakage("currency not ISO 4217", .invalidCurrencyCode) { $0.currencyCode = "XYZ" },
         Breakage("no networks", .noSupportedNetworks) { $0.supportedNetworks = [] },
-        Breakage("unknown network", .unknownNetwork) { $0.supportedNetworks.append(PaymentNetwork(rawValue: "Diners")) },
+        Breakage("unknown network", .unknownNetwork) {
+            $0.supportedNetworks.append(PaymentNetwork(rawValue: "Diners"))
+        },
         Breakage("no capabilities", .noMerchantCapabilities) { $0.merchantCapabilities = [] },
         Breakage("no 3-D Secure", .threeDSecureRequired) { $0.merchantCapabilities = [.emv, .credit] },
         Breakage("no items", .noSummaryItems) { $0.paymentSummaryItems = [] },
         Breakage("item without label", .emptyLabel) { $0.paymentSummaryItems[0] = .item("", 20) },
         Breakage("shipping method without label", .emptyLabel) { $0.shippingMethods[1].label = "" },
         Breakage("cents of a cent", .tooManyFractionDigits) {
-            $0.paymentSummaryItems = [.item("Book", Decimal(string: "19.995")!), .item("Total", Decimal(string: "19.995")!)]
+            $0.paymentSummaryItems = [
+                .item("Book", Decimal(string: "19.995")!), .item("Total", Decimal(string: "19.995")!),
+            ]
         },
         Breakage("fractional yen", .tooManyFractionDigits) {
             $0.currencyCode = "JPY"
@@ -57,7 +61,8 @@ struct Breakage: Sendable, CustomTestStringConvertible {
                 paymentDescription: "Books", regularBilling: RecurringPaymentSummaryItem(label: "Monthly", amount: 25),
                 managementURL: PaymentRequestSamples.managementURL)
             $0.deferredPaymentRequest = DeferredPaymentRequest(
-                paymentDescription: "Later", deferredBilling: DeferredPaymentSummaryItem(
+                paymentDescription: "Later",
+                deferredBilling: DeferredPaymentSummaryItem(
                     label: "Later", amount: 25, deferredDate: Date(timeIntervalSince1970: 1_800_000_000)),
                 managementURL: PaymentRequestSamples.managementURL)
         },
@@ -68,24 +73,31 @@ struct Breakage: Sendable, CustomTestStringConvertible {
             ]
             $0.automaticReloadPaymentRequest = AutomaticReloadPaymentRequest(
                 paymentDescription: "Top-up",
-                automaticReloadBilling: AutomaticReloadPaymentSummaryItem(label: "Top-up", amount: 25, thresholdAmount: 5),
+                automaticReloadBilling: AutomaticReloadPaymentSummaryItem(
+                    label: "Top-up", amount: 25, thresholdAmount: 5),
                 managementURL: PaymentRequestSamples.managementURL)
         },
         Breakage("token contexts above the total", .tokenContextsExceedTotal) {
             $0.multiTokenContexts = [
-                PaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "A", amount: 20),
-                PaymentTokenContext(merchantIdentifier: "merchant.b", externalIdentifier: "b", merchantName: "B", amount: Decimal(string: "5.01")!),
+                PaymentTokenContext(
+                    merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "A", amount: 20),
+                PaymentTokenContext(
+                    merchantIdentifier: "merchant.b", externalIdentifier: "b", merchantName: "B",
+                    amount: Decimal(string: "5.01")!),
             ]
         },
         Breakage("token context twice", .invalidTokenContext) {
             $0.multiTokenContexts = [
-                PaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "A", amount: 10),
-                PaymentTokenContext(merchantIdentifier: "merchant.b", externalIdentifier: "a", merchantName: "B", amount: 10),
+                PaymentTokenContext(
+                    merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "A", amount: 10),
+                PaymentTokenContext(
+                    merchantIdentifier: "merchant.b", externalIdentifier: "a", merchantName: "B", amount: 10),
             ]
         },
         Breakage("token context without name", .invalidTokenContext) {
             $0.multiTokenContexts = [
-                PaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "", amount: 10)
+                PaymentTokenContext(
+                    merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "", amount: 10)
             ]
         },
         Breakage("supported country not ISO 3166", .invalidSupportedCountry) { $0.supportedCountries = ["US", "QQ"] },
@@ -97,10 +109,15 @@ struct Breakage: Sendable, CustomTestStringConvertible {
                 DateComponentsRange.self,
                 from: Data(#"{"startDateComponents": "2026-11-26", "endDateComponents": "2026-11-24"}"#.utf8))
         },
-        Breakage("shipping method without identifier", .invalidShippingMethod) { $0.shippingMethods[0].identifier = "" },
-        Breakage("merchant category code above 9999", .invalidMerchantCategoryCode) { $0.merchantCategoryCode = 10_000 },
+        Breakage("shipping method without identifier", .invalidShippingMethod) {
+            $0.shippingMethods[0].identifier = ""
+        },
+        Breakage("merchant category code above 9999", .invalidMerchantCategoryCode) {
+            $0.merchantCategoryCode = 10_000
+        },
         Breakage("recurring every 0 months", .invalidRecurrence) {
-            $0.paymentSummaryItems[2] = .recurring(RecurringPaymentSummaryItem(label: "Total", amount: 25, intervalCount: 0))
+            $0.paymentSummaryItems[2] = .recurring(
+                RecurringPaymentSummaryItem(label: "Total", amount: 25, intervalCount: 0))
         },
         Breakage("recurring ends before it starts", .invalidRecurrence) {
             $0.recurringPaymentRequest = RecurringPaymentRequest(
@@ -113,7 +130,8 @@ struct Breakage: Sendable, CustomTestStringConvertible {
         Breakage("negative reload threshold", .invalidReloadThreshold) {
             $0.automaticReloadPaymentRequest = AutomaticReloadPaymentRequest(
                 paymentDescription: "Top-up",
-                automaticReloadBilling: AutomaticReloadPaymentSummaryItem(label: "Top-up", amount: 25, thresholdAmount: -1),
+                automaticReloadBilling: AutomaticReloadPaymentSummaryItem(
+                    label: "Top-up", amount: 25, thresholdAmount: -1),
                 managementURL: PaymentRequestSamples.managementURL)
         },
         Breakage("free cancellation after charge", .invalidDeferredPayment) {
@@ -149,21 +167,24 @@ struct PaymentRequestValidationTests {
         #expect(covered == expected)
     }
 
-    @Test("discounts, a pending total over pending items, a zero total and each currency's exponent are fine", arguments: [
-        ("USD", ["10.00", "-2.50", "7.50"], PaymentSummaryItemType.final),
-        ("USD", ["10", "-10", "0"], .final),
-        ("JPY", ["1200", "300", "1500"], .final),
-        ("BHD", ["1.234", "0.001", "1.235"], .final),
-        ("EUR", ["8.20", "1.10", "9.30"], .pending),
-    ])
+    @Test(
+        "discounts, a pending total over pending items, a zero total and each currency's exponent are fine",
+        arguments: [
+            ("USD", ["10.00", "-2.50", "7.50"], PaymentSummaryItemType.final),
+            ("USD", ["10", "-10", "0"], .final),
+            ("JPY", ["1200", "300", "1500"], .final),
+            ("BHD", ["1.234", "0.001", "1.235"], .final),
+            ("EUR", ["8.20", "1.10", "9.30"], .pending),
+        ])
     func validVariants(currency: String, amounts: [String], totalType: PaymentSummaryItemType) throws {
         var request = PaymentRequestSamples.basic
         request.currencyCode = currency
         request.shippingMethods = []
         let values = amounts.map { Decimal(string: $0)! }
-        request.paymentSummaryItems = values.dropLast().enumerated().map { index, value in
-            .item("Item \(index)", value, type: totalType == .pending && index == 0 ? .pending : .final)
-        } + [.item("Total", values.last!, type: totalType)]
+        request.paymentSummaryItems =
+            values.dropLast().enumerated().map { index, value in
+                .item("Item \(index)", value, type: totalType == .pending && index == 0 ? .pending : .final)
+            } + [.item("Total", values.last!, type: totalType)]
         try request.validate()
         let total = try request.totalAmount()
         #expect(total.currency.alphabeticCode == currency)
@@ -181,8 +202,10 @@ struct PaymentRequestValidationTests {
     func contextsAtTotal() throws {
         var request = PaymentRequestSamples.basic
         request.multiTokenContexts = [
-            PaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "A", amount: 20),
-            PaymentTokenContext(merchantIdentifier: "merchant.b", externalIdentifier: "b", merchantName: "B", amount: 5),
+            PaymentTokenContext(
+                merchantIdentifier: "merchant.a", externalIdentifier: "a", merchantName: "A", amount: 20),
+            PaymentTokenContext(
+                merchantIdentifier: "merchant.b", externalIdentifier: "b", merchantName: "B", amount: 5),
         ]
         try request.validate()
     }

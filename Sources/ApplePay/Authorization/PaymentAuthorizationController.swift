@@ -197,7 +197,8 @@ public actor PaymentAuthorizationController {
         }
         paymentRequest = updated
         errors = update.errors
-        if let current = shippingMethod, !updated.shippingMethods.contains(where: { $0.identifier == current.identifier })
+        if let current = shippingMethod,
+            !updated.shippingMethods.contains(where: { $0.identifier == current.identifier })
         {
             shippingMethod = updated.shippingMethods.first
         } else if let current = shippingMethod {
@@ -212,7 +213,8 @@ public actor PaymentAuthorizationController {
         guard errors.isEmpty else {
             throw AuthorizationError(
                 code: .unresolvedErrors,
-                message: "the sheet shows \(errors.count) error(s): \(errors.map(\.code.description).joined(separator: ", "))"
+                message:
+                    "the sheet shows \(errors.count) error(s): \(errors.map(\.code.description).joined(separator: ", "))"
             )
         }
         guard let card = selectedCard else {

@@ -1,6 +1,11 @@
 /// A payment network, as PassKit's `PKPaymentNetwork`: an extensible string whose raw values are Apple's (the
 /// strings a token's `paymentMethod.network` carries, such as `Visa`, `MasterCard`, `AmEx`).
 ///
+/// The raw values of the networks PassKit has had since iOS 8–10.3 (`AmEx`, `MasterCard`, `Visa`, `Discover`,
+/// `ChinaUnionPay`, `Interac`, `PrivateLabel`, `JCB`, `Suica`, `iD`, `QUICPay`, `CarteBancaire`) are the strings
+/// PassKit's constants hold; Apple does not document the later ones, which follow its spelling of the brand (and
+/// decoding ignores case, so `Mada` and `mada` read the same).
+///
 /// ``allCases`` lists every network PassKit defines; ``PaymentRequest/validate()`` rejects any other. JSON holds
 /// the raw value; decoding also accepts a known network in another case (`visa`, `amex`), as Apple Pay on the Web
 /// spells them, and maps it to PassKit's spelling.

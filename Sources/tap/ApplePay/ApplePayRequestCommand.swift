@@ -50,11 +50,15 @@ extension Tap.ApplePayCommand {
                 lines.append(("shipping", request.shippingMethods.map(\.identifier).joined(separator: ", ")))
             }
             let kind =
-                if request.recurringPaymentRequest != nil { "recurring" }
-                else if request.automaticReloadPaymentRequest != nil { "automatic reload" }
-                else if request.deferredPaymentRequest != nil { "deferred" }
-                else if !request.multiTokenContexts.isEmpty { "multi-token (\(request.multiTokenContexts.count))" }
-                else { "single payment" }
+                if request.recurringPaymentRequest != nil {
+                    "recurring"
+                } else if request.automaticReloadPaymentRequest != nil {
+                    "automatic reload"
+                } else if request.deferredPaymentRequest != nil {
+                    "deferred"
+                } else if !request.multiTokenContexts.isEmpty {
+                    "multi-token (\(request.multiTokenContexts.count))"
+                } else { "single payment" }
             lines.append(("type", kind))
             return lines.map { "  \($0.0.padding(toLength: 13, withPad: " ", startingAt: 0))\($0.1)" }
                 .joined(separator: "\n")
