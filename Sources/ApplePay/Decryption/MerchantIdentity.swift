@@ -114,7 +114,7 @@ public struct MerchantIdentity: Sendable {
     }
 
     /// The first "-----BEGIN …-----" to "-----END …-----" block of `text`, or `text` when it has none.
-    private static func pemBlock(in text: String) -> String {
+    static func pemBlock(in text: String) -> String {
         guard let begin = text.range(of: "-----BEGIN "),
             let endMarker = text.range(of: "-----END ", range: begin.upperBound..<text.endIndex),
             let close = text.range(of: "-----", range: endMarker.upperBound..<text.endIndex)

@@ -21,8 +21,8 @@ public struct PaymentTokenDecryptor: Sendable {
     public let trustedRoots: [Certificate]
     /// How far the signing time may lie from the clock, before or after (default 5 minutes).
     public let signingTimeWindow: TimeInterval
-    /// Where transactionIds are remembered; nil to skip the replay check (tests of old tokens, offline tools).
-    public let replayStore: (any TransactionReplayStore)?
+    /// Where transactionIds are remembered.
+    public let replayStore: any TransactionReplayStore
     private let now: @Sendable () -> Date
     private let chains: CertificateChainVerifier
 
@@ -32,18 +32,18 @@ public struct PaymentTokenDecryptor: Sendable {
     ///   - merchants: the payment processing identities tokens may be encrypted to (several while rotating).
     ///   - trustedRoots: the roots to accept; Apple Root CA - G3 by default. Test roots only when configured.
     ///   - signingTimeWindow: the accepted distance between the signing time and `now()`, in seconds.
-    ///   - replayStore: the transactionId store; a new in-memory one by default.
+    ///   - replayStore: the transactionId store; nil for a new ``InMemoryTransactionReplayStore`` on `now`.
     ///   - now: the clock.
     public init(
         merchants: [MerchantIdentity], trustedRoots: [Certificate] = [AppleRootCA.g3],
         signingTimeWindow: TimeInterval = 300,
-        replayStore: (any TransactionReplayStore)? = InMemoryTransactionReplayStore(),
+        replayStore: (any TransactionReplayStore)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.merchants = merchants
         self.trustedRoots = trustedRoots
         self.signingTimeWindow = signingTimeWindow
-        self.replayStore = replayStore
+        self.replayStore = replayStore ?? InMemoryTransactionReplayStore(now: now)
         self.now = now
         self.chains = CertificateChainVerifier(roots: trustedRoots)
     }
@@ -91,7 +91,7 @@ public struct PaymentTokenDecryptor: Sendable {
                 message: "the decrypted payload is not Apple's payment data JSON (at \(Self.codingPath(of: error)))")
         }
         let payment = try DecryptedPayment(payload: payload)
-        try await replayStore?.record(
+        try await replayStore.record(
             transactionId: paymentData.header.transactionId,
             expiresAt: signingTime.addingTimeInterval(signingTimeWindow))
         return VerifiedPaymentToken(

@@ -31,4 +31,10 @@ public enum AppleRootCA {
         }
         return certificate
     }()
+
+    /// A root certificate from PEM text, for a decryptor's `trustedRoots` (a test PKI's root); text around the
+    /// PEM block is ignored.
+    public static func certificate(pemEncoded pem: String) throws -> Certificate {
+        try Certificate(pemEncoded: MerchantIdentity.pemBlock(in: pem))
+    }
 }

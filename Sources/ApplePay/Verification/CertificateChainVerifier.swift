@@ -44,6 +44,26 @@ final class CertificateChainVerifier: @unchecked Sendable {
 
     /// The verified chain of `signature`'s signer (validity periods not checked: see ``Chain/checkValidity(at:)``).
     func chain(for signature: PaymentSignature) throws -> Chain {
+        // The key is everything the chain depends on, as bytes, so a hit needs no X.509 parsing at all.
+        var key: [UInt8] = []
+        key.reserveCapacity(signature.certificateDER.reduce(64) { $0 + $1.count + 4 })
+        for der in signature.certificateDER {
+            key += [UInt8(truncatingIfNeeded: der.count >> 8), UInt8(truncatingIfNeeded: der.count)]
+            key += der
+        }
+        key += signature.signerIssuerDER
+        key += signature.signerSerial
+        if let chain = lock.withLock({ cache[key] }) { return chain }
+
+        let chain = try verifiedChain(signature)
+        lock.withLock {
+            if cache.count >= Self.cacheLimit { cache.removeAll() }
+            cache[key] = chain
+        }
+        return chain
+    }
+
+    private func verifiedChain(_ signature: PaymentSignature) throws -> Chain {
         let certificates = try signature.certificateDER.map { der in
             do {
                 return try Certificate(derEncoded: Array(der))
@@ -51,27 +71,22 @@ final class CertificateChainVerifier: @unchecked Sendable {
                 throw PaymentSignature.malformed("a certificate in the signature does not parse")
             }
         }
-        guard
-            let leafIndex = certificates.firstIndex(where: {
-                $0.issuer == signature.signerIssuer && $0.serialNumber == signature.signerSerial
-            })
+        let issuer: DistinguishedName
+        do {
+            issuer = try DistinguishedName(derEncoded: Array(signature.signerIssuerDER))
+        } catch {
+            throw PaymentSignature.malformed("the signer's issuer name is malformed")
+        }
+        let serial = Certificate.SerialNumber(bytes: signature.signerSerial)
+        guard let leafIndex = certificates.firstIndex(where: { $0.issuer == issuer && $0.serialNumber == serial })
         else { throw PaymentSignature.malformed("the signer's certificate is not in the signature") }
         let leaf = certificates[leafIndex]
         guard
-            let intermediateIndex = certificates.indices.first(where: {
+            let intermediate = certificates.indices.first(where: {
                 $0 != leafIndex && certificates[$0].subject == leaf.issuer
-            })
+            }).map({ certificates[$0] })
         else { throw ApplePayError(code: .chainInvalid, message: "the signature has no intermediate certificate") }
-        let key = Array(signature.certificateDER[leafIndex]) + Array(signature.certificateDER[intermediateIndex])
-        if let chain = lock.withLock({ cache[key] }) { return chain }
-
-        let intermediate = certificates[intermediateIndex]
-        let chain = try verifyChain(leaf: leaf, intermediate: intermediate)
-        lock.withLock {
-            if cache.count >= Self.cacheLimit { cache.removeAll() }
-            cache[key] = chain
-        }
-        return chain
+        return try verifyChain(leaf: leaf, intermediate: intermediate)
     }
 
     private func verifyChain(leaf: Certificate, intermediate: Certificate) throws -> Chain {

@@ -22,7 +22,7 @@ enum DERReencoder {
         case .constructed(let children):
             var encodings = try children.map { child in try encode(child) }
             // A SET's elements are ordered by their encodings in DER (X.690 §11.6).
-            if (identifier.first ?? 0) & 0x1F == 0x11 || identifierOctets == [0x31] {
+            if identifier == [0x31] {
                 encodings.sort { $0.lexicographicallyPrecedes($1) }
             }
             content = encodings.flatMap { $0 }

@@ -10,10 +10,10 @@ import X509
 struct PaymentSignature {
     /// The certificates of the SignedData in order, as their DER bytes.
     let certificateDER: [ArraySlice<UInt8>]
-    /// The issuer of the signer's certificate.
-    let signerIssuer: DistinguishedName
-    /// The serial number of the signer's certificate.
-    let signerSerial: Certificate.SerialNumber
+    /// The DER of the issuer name of the signer's certificate.
+    let signerIssuerDER: ArraySlice<UInt8>
+    /// The serial number of the signer's certificate (INTEGER content).
+    let signerSerial: ArraySlice<UInt8>
     /// The signed attributes re-encoded as DER with the SET OF tag: the bytes the signature covers.
     let signedAttributesDER: [UInt8]
     /// The messageDigest attribute.
@@ -88,12 +88,8 @@ struct PaymentSignature {
         guard sid.count == 2, sid[0].identifier == .sequence else {
             throw Self.malformed("the signer is not named by issuer and serial number")
         }
-        do {
-            signerIssuer = try DistinguishedName(derEncoded: sid[0])
-        } catch {
-            throw Self.malformed("the signer's issuer name is malformed")
-        }
-        signerSerial = Certificate.SerialNumber(bytes: try Self.integer(sid[1]))
+        signerIssuerDER = sid[0].encodedBytes
+        signerSerial = try Self.integer(sid[1])
         try Self.checkSHA256(signer[2])
         guard signer[3].identifier == .contextSpecific(0) else {
             throw Self.malformed("the SignerInfo has no signed attributes")
