@@ -103,3 +103,44 @@ struct RealTokenTests {
         }
     }
 }
+
+/// The shared secret keeps its leading zero bytes: a token whose Z starts with 00 decrypts.
+@Suite("Apple Pay EC_v1 shared secret width")
+struct SharedSecretWidthTests {
+    @Test("a token whose ECDH shared secret begins with a zero byte decrypts (the KDF hashes all 32 bytes)")
+    func leadingZero() async throws {
+        let fixture = RealTokenFixture.gala
+        let identity = try fixture.identity
+        guard case .p256(let merchantKey) = identity.privateKey else {
+            Issue.record("gala-2021's key is P-256")
+            return
+        }
+        // One ephemeral key in 256 gives a Z with a leading zero byte; 4096 tries miss one with odds below 1e-7.
+        var found: (P256.KeyAgreement.PrivateKey, [UInt8])?
+        for _ in 0..<4096 {
+            let ephemeral = P256.KeyAgreement.PrivateKey()
+            let secret = try PaymentDataKeyDerivation.sharedSecret(
+                privateKey: merchantKey, publicKey: ephemeral.publicKey)
+            if secret[0] == 0 {
+                found = (ephemeral, secret)
+                break
+            }
+        }
+        let (ephemeral, secret) = try #require(found)
+        #expect(secret.count == 32)
+        let payload = Array(try JSONEncoder().encode(PaymentTokenDecryptorErrorTests.samplePayload))
+        let key = PaymentDataKeyDerivation.symmetricKey(
+            sharedSecret: secret, merchantIdentifierHash: identity.merchantIdentifierHash)
+        var paymentData = try fixture.paymentData
+        paymentData.data = Data(try PaymentDataCipher.seal(payload, using: key)).base64EncodedString()
+        paymentData.header.ephemeralPublicKey = ephemeral.publicKey.derRepresentation.base64EncodedString()
+        let chain = try ThrowawayChain()
+        let token = try await chain.decryptor(merchants: [identity], now: fixture.signingTime)
+            .decrypt(chain.resign(paymentData, at: fixture.signingTime))
+        #expect(token.payload == PaymentTokenDecryptorErrorTests.samplePayload)
+        // The key from the 31 bytes a zero-stripping decryptor would hash is another key: the width matters.
+        let stripped = PaymentDataKeyDerivation.symmetricKey(
+            sharedSecret: secret.dropFirst(), merchantIdentifierHash: identity.merchantIdentifierHash)
+        #expect(stripped != key)
+    }
+}
