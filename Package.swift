@@ -148,7 +148,6 @@ let package = Package(
                 "Gateway",
                 "GatewayAPI",
                 "ContactlessTesting",
-                "ApplePay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
