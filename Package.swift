@@ -139,6 +139,7 @@ let package = Package(
             name: "tap",
             dependencies: [
                 "EMV",
+                "ApplePay",
                 "CryptoBatch",
                 "ISO8583",
                 "Issuer",
