@@ -129,11 +129,11 @@ public struct PaymentTokenDecryptor: Sendable {
             throw ApplePayError(code: .signatureInvalid, message: "the signature does not verify with the leaf key")
         }
         try chain.checkValidity(at: signingTime)
-        let current = now()
-        guard abs(current.timeIntervalSince(signingTime)) <= signingTimeWindow else {
+        let age = now().timeIntervalSince(signingTime)
+        guard abs(age) <= signingTimeWindow else {
             throw ApplePayError(
                 code: .tokenExpired,
-                message: "the token was signed \(Int(current.timeIntervalSince(signingTime))) s from now, "
+                message: "the token was signed \(Int(abs(age))) s \(age > 0 ? "before" : "after") the clock's time, "
                     + "outside the \(Int(signingTimeWindow)) s window")
         }
         return signingTime
