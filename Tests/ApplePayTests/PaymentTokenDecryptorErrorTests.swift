@@ -142,7 +142,9 @@ struct PaymentTokenDecryptorErrorTests {
     @Test("a token refused for another reason does not burn its transactionId")
     func refusedTokenNotRecorded() async throws {
         let decryptor = try fixture.decryptor(merchants: [RealTokenFixture.sepuka.identity])
-        await #expect(throws: ApplePayError.unknownPublicKeyHash) { _ = try await decryptor.decrypt(json: fixture.json) }
+        await #expect(throws: ApplePayError.unknownPublicKeyHash) {
+            _ = try await decryptor.decrypt(json: fixture.json)
+        }
         // The same store, now with the right key: the earlier refusal left no trace.
         let fixed = PaymentTokenDecryptor(
             merchants: [try fixture.identity], replayStore: decryptor.replayStore, now: { fixture.signingTime })
@@ -152,7 +154,9 @@ struct PaymentTokenDecryptorErrorTests {
     @Test("a token for a key the decryptor does not hold is unknownPublicKeyHash")
     func unknownPublicKeyHash() async throws {
         let decryptor = try fixture.decryptor(merchants: [RealTokenFixture.sepuka.identity])
-        await #expect(throws: ApplePayError.unknownPublicKeyHash) { _ = try await decryptor.decrypt(json: fixture.json) }
+        await #expect(throws: ApplePayError.unknownPublicKeyHash) {
+            _ = try await decryptor.decrypt(json: fixture.json)
+        }
     }
 
     @Test("a certificate with another certificate's key, or without a merchant identifier, is merchantIdentityInvalid")
@@ -175,7 +179,8 @@ struct PaymentTokenDecryptorErrorTests {
     func decryptionFailed() async throws {
         let gala = try fixture.identity
         let wrongMerchant = try MerchantIdentity(
-            certificate: gala.certificate, privateKey: gala.privateKey, merchantIdentifier: "merchant.com.example.other")
+            certificate: gala.certificate, privateKey: gala.privateKey, merchantIdentifier: "merchant.com.example.other"
+        )
         let decryptor = try fixture.decryptor(merchants: [wrongMerchant])
         await #expect(throws: ApplePayError.decryptionFailed) { _ = try await decryptor.decrypt(json: fixture.json) }
     }
@@ -231,7 +236,8 @@ struct PaymentTokenDecryptorErrorTests {
             (try ThrowawayChain(leafSignedByStranger: true), .chainInvalid),
             (
                 try ThrowawayChain(
-                    leafValidity: fixture.signingTime.addingTimeInterval(-86_400)...fixture.signingTime
+                    leafValidity: fixture.signingTime.addingTimeInterval(
+                        -86_400)...fixture.signingTime
                         .addingTimeInterval(-3_600)),
                 .certificateNotValidAtSigningTime
             ),

@@ -17,7 +17,8 @@ struct RSATokenTests {
         let name = try DistinguishedName { CommonName("Throwaway RSA merchant") }
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(),
-            publicKey: Certificate.PublicKey(_RSA.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation)),
+            publicKey: Certificate.PublicKey(
+                _RSA.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation)),
             notValidBefore: Date(timeIntervalSince1970: 0), notValidAfter: Date(timeIntervalSince1970: 4_000_000_000),
             issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: Certificate.Extensions(),
             issuerPrivateKey: Certificate.PrivateKey(issuerKey))
@@ -34,7 +35,8 @@ struct RSATokenTests {
         let wrapped = try privateKey.publicKey.encrypt(key.withUnsafeBytes { Data($0) }, padding: .PKCS1_OAEP_SHA256)
         let paymentData = PaymentData(
             version: "RSA_v1", data: Data(try PaymentDataCipher.seal(payload, using: key)).base64EncodedString(),
-            signature: "", header: .init(
+            signature: "",
+            header: .init(
                 wrappedKey: wrapped.base64EncodedString(), publicKeyHash: identity.publicKeyHash,
                 transactionId: Array(SHA256.hash(data: payload)).hexString))
         return try chain.resign(paymentData, at: time)

@@ -48,7 +48,9 @@ struct RealTokenTests {
     func galaKeyDerivationKnownAnswers() throws {
         let fixture = RealTokenFixture.gala
         let identity = try fixture.identity
-        #expect(identity.merchantIdentifierHash.hexString == "358DA5890B9555C0A9EFB84B5CD6FF04BFDCD5AABF5DC14B9872D8DF51EAF439")
+        #expect(
+            identity.merchantIdentifierHash.hexString
+                == "358DA5890B9555C0A9EFB84B5CD6FF04BFDCD5AABF5DC14B9872D8DF51EAF439")
         #expect(identity.publicKeyHash == (try fixture.paymentData.header.publicKeyHash))
         guard case .p256(let privateKey) = identity.privateKey else {
             Issue.record("gala-2021's key is P-256")
@@ -60,7 +62,8 @@ struct RealTokenTests {
         #expect(Data(secret).base64EncodedString() == "yCUzDuNYTnUnANZEdxC7+DvPmqNslB2YWYn68SBsJHU=")
         let key = PaymentDataKeyDerivation.symmetricKey(
             sharedSecret: secret, merchantIdentifierHash: identity.merchantIdentifierHash)
-        #expect(key.withUnsafeBytes { Data($0) }.base64EncodedString() == "3GTXJ4RuP/IhS23hsdOw2J2ecAZmC0RasbPIFdC3nQM=")
+        #expect(
+            key.withUnsafeBytes { Data($0) }.base64EncodedString() == "3GTXJ4RuP/IhS23hsdOw2J2ecAZmC0RasbPIFdC3nQM=")
     }
 
     @Test("sepuka-2019 decrypts to a 3DSecure payload in US dollars")
@@ -76,7 +79,8 @@ struct RealTokenTests {
         let fixture = RealTokenFixture.gala
         let whole = PaymentToken(
             paymentData: try fixture.paymentData,
-            paymentMethod: PaymentMethodDescription(displayName: "MasterCard 1169", network: "MasterCard", type: "debit"),
+            paymentMethod: PaymentMethodDescription(
+                displayName: "MasterCard 1169", network: "MasterCard", type: "debit"),
             transactionIdentifier: try fixture.paymentData.header.transactionId)
         let fromWhole = try await fixture.decryptor().decrypt(json: JSONEncoder().encode(whole))
         let fromBare = try await fixture.decryptor().decrypt(json: fixture.json)
@@ -89,7 +93,8 @@ struct RealTokenTests {
             let signature = try #require(Data(base64Encoded: fixture.paymentData.signature))
             // 30 80: a SEQUENCE of indefinite length, which DER forbids.
             #expect(Array(signature.prefix(2)) == [0x30, 0x80])
-            #expect(try fixture.decryptor(replayStore: nil).verifySignature(of: fixture.paymentData) == fixture.signingTime)
+            #expect(
+                try fixture.decryptor(replayStore: nil).verifySignature(of: fixture.paymentData) == fixture.signingTime)
         }
     }
 

@@ -28,10 +28,12 @@ struct SignatureMutationTests {
         for round in 0..<400 {
             var mutated = bytes
             switch round % 3 {
-            case 0: mutated[Int.random(in: 0..<mutated.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            case 0:
+                mutated[Int.random(in: 0..<mutated.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
             case 1: mutated.removeLast(Int.random(in: 1..<mutated.count, using: &random))
             default:
-                mutated.insert(UInt8.random(in: 0...255, using: &random), at: Int.random(in: 0..<mutated.count, using: &random))
+                mutated.insert(
+                    UInt8.random(in: 0...255, using: &random), at: Int.random(in: 0..<mutated.count, using: &random))
             }
             var paymentData = original
             paymentData.signature = Data(mutated).base64EncodedString()
@@ -49,7 +51,9 @@ struct SignatureMutationTests {
     @Test("a signature whose SHA-256 parameters are absent (DER, re-signed) verifies like Apple's NULL ones (BER)")
     func digestParameters() async throws {
         let fixture = RealTokenFixture.gala
-        let sha256WithNull: [UInt8] = [0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00]
+        let sha256WithNull: [UInt8] = [
+            0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00,
+        ]
         let sha256Absent: [UInt8] = [0x30, 0x0B, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]
         let real = Array(try #require(Data(base64Encoded: fixture.paymentData.signature)))
         #expect(Self.contains(real, sha256WithNull))

@@ -12,9 +12,9 @@ public import X509
 /// merchant rotates its certificate. EC_v1 also needs ``merchantIdentifierHash``, which Apple puts in the
 /// certificate's extension 1.2.840.113635.100.6.32.
 public struct MerchantIdentity: Sendable {
-    /// The private key of a payment processing certificate.
     // Unchecked: swift-crypto does not mark its RSA keys Sendable, but they are immutable BoringSSL keys, safe to
     // use from any thread.
+    /// The private key of a payment processing certificate.
     public enum PrivateKey: @unchecked Sendable {
         /// P-256, for EC_v1 tokens.
         case p256(P256.KeyAgreement.PrivateKey)
@@ -49,7 +49,8 @@ public struct MerchantIdentity: Sendable {
             try serializer.serialize(certificate.publicKey)
             spki = serializer.serializedBytes
         } catch {
-            throw ApplePayError(code: .merchantIdentityInvalid, message: "the certificate's public key cannot be encoded")
+            throw ApplePayError(
+                code: .merchantIdentityInvalid, message: "the certificate's public key cannot be encoded")
         }
         guard Self.publicKeyMatches(privateKey, spki: spki) else {
             throw ApplePayError(

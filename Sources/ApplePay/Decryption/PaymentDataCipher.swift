@@ -40,7 +40,8 @@ public enum PaymentDataCipher {
                 tag: ciphertextAndTag.suffix(tagByteCount))
             return Array(try AES.GCM.open(box, using: key))
         } catch {
-            throw ApplePayError(code: .decryptionFailed, message: "the payment data does not authenticate under the key")
+            throw ApplePayError(
+                code: .decryptionFailed, message: "the payment data does not authenticate under the key")
         }
     }
 }

@@ -61,7 +61,8 @@ public struct PaymentTokenDecryptor: Sendable {
         } else if let bare = try? decoder.decode(PaymentData.self, from: data) {
             paymentData = bare
         } else {
-            throw ApplePayError(code: .tokenMalformed, message: "the JSON is neither a payment token nor its paymentData")
+            throw ApplePayError(
+                code: .tokenMalformed, message: "the JSON is neither a payment token nor its paymentData")
         }
         return try await decrypt(paymentData, applicationData: applicationData)
     }
@@ -124,7 +125,8 @@ public struct PaymentTokenDecryptor: Sendable {
         let chain = try chains.chain(for: signature)
         guard
             chain.leaf.publicKey.isValidSignature(
-                signature.signature, for: signature.signedAttributesDER, signatureAlgorithm: signature.signatureAlgorithm)
+                signature.signature, for: signature.signedAttributesDER,
+                signatureAlgorithm: signature.signatureAlgorithm)
         else {
             throw ApplePayError(code: .signatureInvalid, message: "the signature does not verify with the leaf key")
         }
@@ -168,7 +170,8 @@ public struct PaymentTokenDecryptor: Sendable {
             do {
                 unwrapped = try privateKey.decrypt(fields.keyMaterial, padding: .PKCS1_OAEP_SHA256)
             } catch {
-                throw ApplePayError(code: .decryptionFailed, message: "the wrappedKey does not unwrap with the merchant key")
+                throw ApplePayError(
+                    code: .decryptionFailed, message: "the wrappedKey does not unwrap with the merchant key")
             }
             guard unwrapped.count == 16 || unwrapped.count == 32 else {
                 throw ApplePayError(code: .decryptionFailed, message: "the unwrapped key is not an AES key")
@@ -192,6 +195,7 @@ public struct PaymentTokenDecryptor: Sendable {
         @unknown default:
             path = []
         }
-        return path.isEmpty ? "the top" : path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return path.isEmpty
+            ? "the top" : path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 }

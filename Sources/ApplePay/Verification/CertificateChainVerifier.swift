@@ -99,19 +99,24 @@ final class CertificateChainVerifier: @unchecked Sendable {
                 code: .intermediateMarkerMissing,
                 message: "the intermediate certificate lacks extension 1.2.840.113635.100.6.2.14")
         }
-        guard Self.isCA(intermediate) else { throw ApplePayError(code: .chainInvalid, message: "the intermediate certificate is not a CA") }
+        guard Self.isCA(intermediate) else {
+            throw ApplePayError(code: .chainInvalid, message: "the intermediate certificate is not a CA")
+        }
         guard intermediate.publicKey.isValidSignature(leaf.signature, for: leaf) else {
             throw ApplePayError(
                 code: .chainInvalid, message: "the leaf certificate's signature does not verify with the intermediate")
         }
         guard
             let root = roots.first(where: {
-                $0.subject == intermediate.issuer && $0.publicKey.isValidSignature(intermediate.signature, for: intermediate)
+                $0.subject == intermediate.issuer
+                    && $0.publicKey.isValidSignature(intermediate.signature, for: intermediate)
             })
         else {
             throw ApplePayError(
                 code: .untrustedRoot,
-                message: "the intermediate certificate is not signed by a configured root (issuer \"\(intermediate.issuer)\")")
+                message:
+                    "the intermediate certificate is not signed by a configured root (issuer \"\(intermediate.issuer)\")"
+            )
         }
         return Chain(leaf: leaf, intermediate: intermediate, root: root)
     }
