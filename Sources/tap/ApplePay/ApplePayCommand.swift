@@ -6,7 +6,7 @@ extension Tap {
         static let configuration = CommandConfiguration(
             commandName: "applepay",
             abstract: "Apple Pay tools: payment requests and tokens.",
-            subcommands: [ApplePayRequestCommand.self]
+            subcommands: [ApplePayRequestCommand.self, ApplePayDecrypt.self]
         )
     }
 }

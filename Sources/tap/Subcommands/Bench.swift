@@ -3,6 +3,9 @@ import EMV
 import Foundation
 
 #if canImport(Glibc)
+    // With ApplePay's dependencies in the module graph, Glibc's timespec resolves through CoreFoundation, whose
+    // members MemberImportVisibility then asks to import explicitly.
+    import CoreFoundation
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
