@@ -1,0 +1,56 @@
+import Crypto
+import EMV
+import Foundation
+import _CryptoExtras
+
+extension PaymentTokenService {
+    /// Encrypts `payload` to `recipient` (EC_v1 or RSA_v1 by its key) and signs the result: Apple's `paymentData`.
+    func sealedPaymentData(
+        payload: Data, recipient: MerchantRecipient, transactionIdentifier: [UInt8], applicationData: Data?,
+        signingTime: Date
+    ) throws -> PaymentData {
+        let version: PaymentData.Version
+        let keyMaterial: [UInt8]
+        let ciphertext: [UInt8]
+        switch recipient.key {
+        case .ec(let merchantKey):
+            version = .ecV1
+            let ephemeral = P256.KeyAgreement.PrivateKey()
+            let shared = try ephemeral.sharedSecretFromKeyAgreement(with: merchantKey)
+            let key = PaymentTokenKDF.ecV1Key(
+                sharedSecret: shared.withUnsafeBytes { Array($0) },
+                merchantIdentifierHash: recipient.merchantIdentifierHash
+            )
+            keyMaterial = Array(ephemeral.publicKey.derRepresentation)
+            ciphertext = try Self.seal(payload, key: key)
+        case .rsa(let merchantKey):
+            version = .rsaV1
+            let key = SymmetricKey(size: .bits128)
+            keyMaterial = Array(try key.withUnsafeBytes { try merchantKey.encrypt($0, padding: .PKCS1_OAEP_SHA256) })
+            ciphertext = try Self.seal(payload, key: key)
+        }
+        let applicationDataHash = applicationData.map { Array(SHA256.hash(data: $0)) }
+        // Apple signs the decoded bytes of these header values and `data`, in this order.
+        let signedContent = keyMaterial + ciphertext + transactionIdentifier + (applicationDataHash ?? [])
+        let signature = try pki.signatureWriter.signature(over: signedContent, signingTime: signingTime)
+        let keyBase64 = Data(keyMaterial).base64EncodedString()
+        return PaymentData(
+            version: version.rawValue,
+            data: Data(ciphertext).base64EncodedString(),
+            signature: Data(signature).base64EncodedString(),
+            header: PaymentData.Header(
+                ephemeralPublicKey: version == .ecV1 ? keyBase64 : nil,
+                wrappedKey: version == .rsaV1 ? keyBase64 : nil,
+                publicKeyHash: Data(recipient.publicKeyHash).base64EncodedString(),
+                transactionId: transactionIdentifier.hexString.lowercased(),
+                applicationData: applicationDataHash?.hexString.lowercased()
+            )
+        )
+    }
+
+    /// AES-GCM with the 16-byte zero IV both schemes use (a key encrypts one payload only); ciphertext ‖ tag.
+    static func seal(_ payload: Data, key: SymmetricKey) throws -> [UInt8] {
+        let box = try AES.GCM.seal(payload, using: key, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)))
+        return Array(box.ciphertext) + Array(box.tag)
+    }
+}
