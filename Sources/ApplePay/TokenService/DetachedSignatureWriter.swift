@@ -30,6 +30,11 @@ public struct DetachedSignatureWriter: Sendable {
         self.includesAlgorithmProtection = includesAlgorithmProtection
     }
 
+    /// id-aa-CMSAlgorithmProtection (RFC 6211).
+    static let algorithmProtectionOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 9, 52]
+    /// ecdsa-with-SHA256 (RFC 5758).
+    static let ecdsaWithSHA256OID: ASN1ObjectIdentifier = [1, 2, 840, 10_045, 4, 3, 2]
+
     /// The BER bytes of a detached signature over `content`, signed at `signingTime`.
     public func signature(over content: some DataProtocol, signingTime: Date) throws -> [UInt8] {
         let signedAttributes = try Self.signedAttributes(
@@ -43,13 +48,13 @@ public struct DetachedSignatureWriter: Sendable {
 
         var serializer = DER.Serializer()
         try serializer.appendIndefiniteConstructedNode(identifier: .sequence) { contentInfo in
-            try contentInfo.serialize(CMSObjectIdentifier.signedData)
+            try contentInfo.serialize(PaymentSignature.signedDataOID)
             try contentInfo.appendIndefiniteConstructedNode(identifier: .explicitZero) { explicit in
                 try explicit.appendIndefiniteConstructedNode(identifier: .sequence) { signedData in
                     try signedData.serialize(1)
                     try signedData.appendConstructedNode(identifier: .set) { try Self.sha256Identifier(into: &$0) }
                     try signedData.appendIndefiniteConstructedNode(identifier: .sequence) { encapsulated in
-                        try encapsulated.serialize(CMSObjectIdentifier.data)
+                        try encapsulated.serialize(PaymentSignature.dataOID)
                     }
                     try signedData.appendIndefiniteConstructedNode(identifier: .explicitZero) { certificates in
                         for certificate in [signerCertificate] + chain { try certificates.serialize(certificate) }
@@ -78,21 +83,21 @@ public struct DetachedSignatureWriter: Sendable {
     /// The DER attributes, sorted by their encoding as a DER SET OF must be, concatenated without the SET header.
     static func signedAttributes(digest: [UInt8], signingTime: Date, algorithmProtection: Bool) throws -> [UInt8] {
         var attributes = [
-            try attribute(CMSObjectIdentifier.contentType) { try $0.serialize(CMSObjectIdentifier.data) },
-            try attribute(CMSObjectIdentifier.signingTime) { try Self.serializeTime(signingTime, into: &$0) },
-            try attribute(CMSObjectIdentifier.messageDigest) {
+            try attribute(PaymentSignature.contentTypeOID) { try $0.serialize(PaymentSignature.dataOID) },
+            try attribute(PaymentSignature.signingTimeOID) { try Self.serializeTime(signingTime, into: &$0) },
+            try attribute(PaymentSignature.messageDigestOID) {
                 try $0.serialize(ASN1OctetString(contentBytes: ArraySlice(digest)))
             },
         ]
         if algorithmProtection {
             // CMSAlgorithmProtection ::= SEQUENCE { digestAlgorithm, signatureAlgorithm [1] IMPLICIT, … }
             attributes.append(
-                try attribute(CMSObjectIdentifier.algorithmProtection) { value in
+                try attribute(Self.algorithmProtectionOID) { value in
                     try value.appendConstructedNode(identifier: .sequence) { protection in
                         try sha256Identifier(into: &protection)
                         try protection.appendConstructedNode(
                             identifier: ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific)
-                        ) { try $0.serialize(CMSObjectIdentifier.ecdsaWithSHA256) }
+                        ) { try $0.serialize(Self.ecdsaWithSHA256OID) }
                     }
                 }
             )
@@ -115,7 +120,7 @@ public struct DetachedSignatureWriter: Sendable {
     /// SHA-256's AlgorithmIdentifier with explicit NULL parameters, as Apple writes it.
     private static func sha256Identifier(into serializer: inout DER.Serializer) throws {
         try serializer.appendConstructedNode(identifier: .sequence) { algorithm in
-            try algorithm.serialize(CMSObjectIdentifier.sha256)
+            try algorithm.serialize(PaymentSignature.sha256OID)
             try algorithm.serialize(ASN1Null())
         }
     }
@@ -123,7 +128,7 @@ public struct DetachedSignatureWriter: Sendable {
     /// ecdsa-with-SHA256's AlgorithmIdentifier, which has no parameters (RFC 5758).
     private static func ecdsaWithSHA256Identifier(into serializer: inout DER.Serializer) throws {
         try serializer.appendConstructedNode(identifier: .sequence) {
-            try $0.serialize(CMSObjectIdentifier.ecdsaWithSHA256)
+            try $0.serialize(Self.ecdsaWithSHA256OID)
         }
     }
 

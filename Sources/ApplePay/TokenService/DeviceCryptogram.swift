@@ -16,12 +16,12 @@ public struct CryptogramRequest: Hashable, Sendable, CustomStringConvertible {
     /// The merchant identifier the payment is for.
     public var merchantIdentifier: String
     /// Which payload the cryptogram goes into.
-    public var payloadKind: TokenRequest.PayloadKind
+    public var payloadKind: PaymentPayload.DataType
 
     /// A request from its parts.
     public init(
         accountNumber: PAN, expiry: ExpiryDate, amount: Amount, transactionIdentifier: [UInt8], date: Date,
-        merchantIdentifier: String, payloadKind: TokenRequest.PayloadKind
+        merchantIdentifier: String, payloadKind: PaymentPayload.DataType
     ) {
         self.accountNumber = accountNumber
         self.expiry = expiry
@@ -40,16 +40,18 @@ public struct CryptogramRequest: Hashable, Sendable, CustomStringConvertible {
 
 /// The authentication data a payload carries: a 3-D Secure online payment cryptogram with its ECI, or EMV data.
 ///
-/// Its description names the kind only: cryptograms never appear in logs.
+/// The sending side of ``DecryptedPayment/Credential``, with the same cases; its description and reflection name
+/// the kind only, because cryptograms never appear in logs.
 public enum DeviceCryptogram: Hashable, Sendable, CustomStringConvertible, CustomReflectable {
     /// `paymentData.onlinePaymentCryptogram` (bytes; base64 in the payload) and `eciIndicator` (absent for some
     /// networks).
     case threeDSecure(onlinePaymentCryptogram: [UInt8], eciIndicator: String?)
-    /// `paymentData.emvData` (bytes; base64 in the payload) and `encryptedPINData` (hex), when there is a PIN.
-    case emv(emvData: [UInt8], encryptedPINData: String?)
+    /// `paymentData.emvData` (bytes; base64 in the payload) and `encryptedPINData` (bytes; hex in the payload),
+    /// when a PIN was entered.
+    case emv(emvData: [UInt8], encryptedPINData: [UInt8]?)
 
     /// The payload kind this cryptogram belongs in.
-    public var payloadKind: TokenRequest.PayloadKind {
+    public var payloadKind: PaymentPayload.DataType {
         switch self {
         case .threeDSecure: .threeDSecure
         case .emv: .emv

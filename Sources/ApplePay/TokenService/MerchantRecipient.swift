@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import SwiftASN1
 import X509
 import _CryptoExtras
 
@@ -20,27 +19,14 @@ struct MerchantRecipient {
     let merchantIdentifierHash: [UInt8]
 
     init(certificate: Certificate) throws {
-        guard let idExtension = certificate.extensions[oid: ApplePayObjectIdentifier.merchantIdentifier] else {
+        guard let hash = MerchantIdentity.merchantIdentifierHash(in: certificate) else {
             throw TokenServiceError(
-                code: .merchantCertificateInvalid, message: "the certificate has no merchant identifier extension"
-            )
-        }
-        let hex: String
-        do {
-            hex = String(try ASN1UTF8String(derEncoded: idExtension.value))
-        } catch {
-            throw TokenServiceError(
-                code: .merchantCertificateInvalid, message: "the merchant identifier extension is not a UTF8String"
-            )
-        }
-        guard let hash = [UInt8](hex: hex), hash.count == SHA256.byteCount else {
-            throw TokenServiceError(
-                code: .merchantCertificateInvalid, message: "the merchant identifier extension is not 32 bytes of hex"
+                code: .merchantCertificateInvalid,
+                message: "the certificate has no merchant identifier extension of 32 bytes in hex"
             )
         }
         merchantIdentifierHash = hash
-        let spki = certificate.publicKey.subjectPublicKeyInfoBytes
-        publicKeyHash = Array(SHA256.hash(data: spki))
+        publicKeyHash = Array(SHA256.hash(data: certificate.publicKey.subjectPublicKeyInfoBytes))
         if let ec = P256.Signing.PublicKey(certificate.publicKey) {
             key = .ec(try P256.KeyAgreement.PublicKey(rawRepresentation: ec.rawRepresentation))
         } else if let rsa = _RSA.Signing.PublicKey(certificate.publicKey) {
@@ -54,6 +40,6 @@ struct MerchantRecipient {
 
     /// Whether the certificate was issued for `merchantIdentifier`.
     func isIssued(for merchantIdentifier: String) -> Bool {
-        Array(SHA256.hash(data: Data(merchantIdentifier.utf8))) == merchantIdentifierHash
+        PaymentDataKeyDerivation.merchantIdentifierHash(of: merchantIdentifier) == merchantIdentifierHash
     }
 }

@@ -16,18 +16,17 @@ extension PaymentTokenService {
         case .ec(let merchantKey):
             version = .ecV1
             let ephemeral = P256.KeyAgreement.PrivateKey()
-            let shared = try ephemeral.sharedSecretFromKeyAgreement(with: merchantKey)
-            let key = PaymentTokenKDF.ecV1Key(
-                sharedSecret: shared.withUnsafeBytes { Array($0) },
+            let key = PaymentDataKeyDerivation.symmetricKey(
+                sharedSecret: try PaymentDataKeyDerivation.sharedSecret(privateKey: ephemeral, publicKey: merchantKey),
                 merchantIdentifierHash: recipient.merchantIdentifierHash
             )
             keyMaterial = Array(ephemeral.publicKey.derRepresentation)
-            ciphertext = try Self.seal(payload, key: key)
+            ciphertext = try PaymentDataCipher.seal(payload, using: key)
         case .rsa(let merchantKey):
             version = .rsaV1
             let key = SymmetricKey(size: .bits128)
             keyMaterial = Array(try key.withUnsafeBytes { try merchantKey.encrypt($0, padding: .PKCS1_OAEP_SHA256) })
-            ciphertext = try Self.seal(payload, key: key)
+            ciphertext = try PaymentDataCipher.seal(payload, using: key)
         }
         let applicationDataHash = applicationData.map { Array(SHA256.hash(data: $0)) }
         // Apple signs the decoded bytes of these header values and `data`, in this order.
@@ -46,11 +45,5 @@ extension PaymentTokenService {
                 applicationData: applicationDataHash?.hexString.lowercased()
             )
         )
-    }
-
-    /// AES-GCM with the 16-byte zero IV both schemes use (a key encrypts one payload only); ciphertext ‖ tag.
-    static func seal(_ payload: Data, key: SymmetricKey) throws -> [UInt8] {
-        let box = try AES.GCM.seal(payload, using: key, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)))
-        return Array(box.ciphertext) + Array(box.tag)
     }
 }

@@ -55,7 +55,9 @@ public struct PaymentTokenService: Sendable {
                 message: "asked for a \(request.payloadKind.rawValue) cryptogram, got \(cryptogram.payloadKind.rawValue)"
             )
         }
-        let payload = try TokenPayloadEncoder.encode(account: account, amount: request.amount, cryptogram: cryptogram)
+        let payload = try JSONEncoder().encode(
+            TokenPayloadEncoder.payload(account: account, amount: request.amount, cryptogram: cryptogram)
+        )
         let paymentData = try sealedPaymentData(
             payload: payload, recipient: recipient, transactionIdentifier: transactionIdentifier,
             applicationData: request.applicationData, signingTime: signingTime

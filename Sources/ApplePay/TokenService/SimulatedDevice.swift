@@ -1,4 +1,3 @@
-public import Foundation
 public import X509
 
 /// A simulated iPhone's payment side: the device accounts in its wallet and the link to the token service, so an

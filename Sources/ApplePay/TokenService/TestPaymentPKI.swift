@@ -1,4 +1,5 @@
 public import Crypto
+import _CryptoExtras
 public import Foundation
 import SwiftASN1
 public import X509
@@ -20,6 +21,9 @@ public struct TestPaymentPKI: Sendable {
     /// The CA that issues merchants' payment processing certificates ("Test Worldwide Developer Relations CA").
     public let merchantCA: Certificate
     private let merchantCAKey: P256.Signing.PrivateKey
+    /// When the CAs are valid, and the merchant certificates ``makeMerchantIdentity(merchantIdentifier:key:)``
+    /// issues.
+    public let validity: DateInterval
 
     /// Which of Apple's marker extensions the certificates carry; tests of a verifier leave one out.
     public struct Markers: OptionSet, Hashable, Sendable {
@@ -58,7 +62,7 @@ public struct TestPaymentPKI: Sendable {
             issuerKey: rootKey,
             extensions: try Self.caExtensions(
                 key: intermediateKey.publicKey, issuerKey: rootKey.publicKey,
-                marker: markers.contains(.intermediate) ? ApplePayObjectIdentifier.intermediateMarker : nil
+                marker: markers.contains(.intermediate) ? CertificateChainVerifier.intermediateMarkerOID : nil
             )
         )
         merchantCA = try Self.certificate(
@@ -70,7 +74,7 @@ public struct TestPaymentPKI: Sendable {
             key: .init(leafKey.publicKey), issuerKey: intermediateKey.publicKey, usage: KeyUsage(digitalSignature: true)
         )
         if markers.contains(.leaf) {
-            try leafExtensions.append(Self.nullExtension(ApplePayObjectIdentifier.leafMarker))
+            try leafExtensions.append(Self.nullExtension(CertificateChainVerifier.leafMarkerOID))
         }
         leaf = try Self.certificate(
             subject: try DistinguishedName {
@@ -84,6 +88,7 @@ public struct TestPaymentPKI: Sendable {
         )
         self.leafKey = leafKey
         self.merchantCAKey = merchantCAKey
+        self.validity = validity
     }
 
     /// The certificates a token's signature carries after the leaf, as Apple sends them: the intermediate alone.
@@ -108,7 +113,7 @@ public struct TestPaymentPKI: Sendable {
         )
         try extensions.append(
             Certificate.Extension(
-                oid: ApplePayObjectIdentifier.merchantIdentifier, critical: false,
+                oid: MerchantIdentity.merchantIdentifierExtensionOID, critical: false,
                 value: ArraySlice(serializer.serializedBytes)
             )
         )
@@ -122,6 +127,37 @@ public struct TestPaymentPKI: Sendable {
             key: publicKey, validity: validity, issuer: merchantCA.subject, issuerKey: merchantCAKey,
             extensions: extensions
         )
+    }
+
+    /// The key type of a merchant identity: which scheme its tokens use.
+    public enum MerchantKeyType: String, Hashable, Sendable, CaseIterable {
+        /// ECDSA P-256, for EC_v1 tokens.
+        case p256
+        /// RSA 2048 bits, for RSA_v1 tokens.
+        case rsa2048
+    }
+
+    /// A merchant's payment processing identity for tests: a fresh key of `key`'s type and a certificate for it,
+    /// issued by ``merchantCA`` for `merchantIdentifier` and valid for ``validity``.
+    public func makeMerchantIdentity(
+        merchantIdentifier: String, key: MerchantKeyType = .p256
+    ) throws -> MerchantIdentity {
+        let privateKey: MerchantIdentity.PrivateKey
+        let publicKey: Certificate.PublicKey
+        switch key {
+        case .p256:
+            let ec = P256.KeyAgreement.PrivateKey()
+            privateKey = .p256(ec)
+            publicKey = .init(try P256.Signing.PublicKey(rawRepresentation: ec.publicKey.rawRepresentation))
+        case .rsa2048:
+            let rsa = try _RSA.Encryption.PrivateKey(keySize: .bits2048)
+            privateKey = .rsa(rsa)
+            publicKey = .init(try _RSA.Signing.PublicKey(derRepresentation: rsa.publicKey.derRepresentation))
+        }
+        let certificate = try issuePaymentProcessingCertificate(
+            merchantIdentifier: merchantIdentifier, publicKey: publicKey, validity: validity
+        )
+        return try MerchantIdentity(certificate: certificate, privateKey: privateKey)
     }
 
     // MARK: - Building certificates

@@ -1,37 +1,20 @@
 import EMV
 import Foundation
 
-/// Writes the decrypted payload's JSON as Apple's token service does ("Payment token format reference",
-/// payment data keys): the device account, the amount, and a 3DSecure or EMV `paymentData`.
+/// Writes the decrypted payload's JSON as Apple's token service does ("Payment token format reference"): the
+/// device account, the amount, and a 3DSecure or EMV `paymentData`, in the wire type the decryptor reads.
 enum TokenPayloadEncoder {
-    // INTERIM: the wire types belong to Payload/ (helper ap-verify); this encoder switches to them once they land.
-    private struct Wire: Encodable {
-        var applicationPrimaryAccountNumber: String
-        var applicationExpirationDate: String
-        var currencyCode: String
-        var transactionAmount: Int
-        var cardholderName: String?
-        var deviceManufacturerIdentifier: String
-        var paymentDataType: String
-        var paymentData: Details
-    }
-
-    private struct Details: Encodable {
-        var onlinePaymentCryptogram: String?
-        var eciIndicator: String?
-        var emvData: String?
-        var encryptedPINData: String?
-    }
-
-    static func encode(account: DeviceAccount, amount: Amount, cryptogram: DeviceCryptogram) throws -> Data {
-        let details =
+    static func payload(account: DeviceAccount, amount: Amount, cryptogram: DeviceCryptogram) -> PaymentPayload {
+        let credential =
             switch cryptogram {
             case .threeDSecure(let value, let eci):
-                Details(onlinePaymentCryptogram: Data(value).base64EncodedString(), eciIndicator: eci)
+                PaymentPayload.Credential(onlinePaymentCryptogram: Data(value).base64EncodedString(), eciIndicator: eci)
             case .emv(let value, let pin):
-                Details(emvData: Data(value).base64EncodedString(), encryptedPINData: pin)
+                PaymentPayload.Credential(
+                    emvData: Data(value).base64EncodedString(), encryptedPINData: pin.map { $0.hexString }
+                )
             }
-        let wire = Wire(
+        return PaymentPayload(
             applicationPrimaryAccountNumber: account.accountNumber.digits,
             applicationExpirationDate: expirationDate(account.expiry),
             currencyCode: String(format: "%03d", amount.currency.numericCode),
@@ -39,9 +22,8 @@ enum TokenPayloadEncoder {
             cardholderName: account.cardholderName,
             deviceManufacturerIdentifier: account.deviceManufacturerIdentifier,
             paymentDataType: cryptogram.payloadKind.rawValue,
-            paymentData: details
+            paymentData: credential
         )
-        return try JSONEncoder().encode(wire)
     }
 
     /// YYMMDD with the expiry month's last day, as payloads carry it.

@@ -8,16 +8,16 @@ import X509
 @Suite("Token service: tokens in Apple's format")
 struct PaymentTokenServiceTests {
     struct Case: Sendable, CustomTestStringConvertible {
-        var merchant: TestMerchant.Kind
-        var payload: TokenRequest.PayloadKind
+        var merchant: TestPaymentPKI.MerchantKeyType
+        var payload: PaymentPayload.DataType
         var applicationData: Data?
         var testDescription: String {
             "\(merchant) \(payload.rawValue)\(applicationData == nil ? "" : " with applicationData")"
         }
     }
 
-    static let cases: [Case] = TestMerchant.Kind.allCases.flatMap { merchant in
-        TokenRequest.PayloadKind.allCases.flatMap { payload in
+    static let cases: [Case] = TestPaymentPKI.MerchantKeyType.allCases.flatMap { merchant in
+        PaymentPayload.DataType.allCases.flatMap { payload in
             [nil, Data(#"{"orderId":"A-1042"}"#.utf8)].map { Case(merchant: merchant, payload: payload, applicationData: $0) }
         }
     }
@@ -47,9 +47,9 @@ struct PaymentTokenServiceTests {
         )
         let data = token.paymentData
         let header = data.header
-        #expect(data.version == (testCase.merchant == .ec ? "EC_v1" : "RSA_v1"))
-        #expect((header.ephemeralPublicKey != nil) == (testCase.merchant == .ec))
-        #expect((header.wrappedKey != nil) == (testCase.merchant == .rsa))
+        #expect(data.version == (testCase.merchant == .p256 ? "EC_v1" : "RSA_v1"))
+        #expect((header.ephemeralPublicKey != nil) == (testCase.merchant == .p256))
+        #expect((header.wrappedKey != nil) == (testCase.merchant == .rsa2048))
         #expect(
             header.publicKeyHash
                 == Data(SHA256.hash(data: merchant.certificate.publicKey.subjectPublicKeyInfoBytes)).base64EncodedString()
@@ -136,7 +136,7 @@ struct PaymentTokenServiceTests {
     func cryptogramRequest() async throws {
         let seen = Seen()
         let token = try await TokenServiceFixture.service.token(
-            for: try Self.request(Case(merchant: .ec, payload: .threeDSecure)), account: TokenServiceFixture.account,
+            for: try Self.request(Case(merchant: .p256, payload: .threeDSecure)), account: TokenServiceFixture.account,
             merchantCertificate: TokenServiceFixture.ecMerchant.certificate,
             cryptogramSource: { request in
                 await seen.record(request)
@@ -157,7 +157,7 @@ struct PaymentTokenServiceTests {
 
     @Test("a fresh ephemeral key and transaction id for each token")
     func freshPerToken() async throws {
-        let request = try Self.request(Case(merchant: .ec, payload: .threeDSecure))
+        let request = try Self.request(Case(merchant: .p256, payload: .threeDSecure))
         var keys = Set<String>(), ids = Set<String>()
         for _ in 0..<3 {
             let token = try await TokenServiceFixture.service.token(
@@ -173,7 +173,7 @@ struct PaymentTokenServiceTests {
 
     @Test("another merchant's certificate is refused")
     func merchantMismatch() async throws {
-        var request = try Self.request(Case(merchant: .ec, payload: .threeDSecure))
+        var request = try Self.request(Case(merchant: .p256, payload: .threeDSecure))
         request.merchantIdentifier = "merchant.com.example.other"
         await #expect(throws: TokenServiceError.merchantMismatch) {
             try await TokenServiceFixture.service.token(
@@ -188,18 +188,18 @@ struct PaymentTokenServiceTests {
     func notAMerchantCertificate() async throws {
         await #expect(throws: TokenServiceError.merchantCertificateInvalid) {
             try await TokenServiceFixture.service.token(
-                for: try Self.request(Case(merchant: .ec, payload: .threeDSecure)),
+                for: try Self.request(Case(merchant: .p256, payload: .threeDSecure)),
                 account: TokenServiceFixture.account, merchantCertificate: TokenServiceFixture.pki.leaf,
                 cryptogramSource: TokenServiceFixture.cryptogramSource
             )
         }
     }
 
-    @Test("a cryptogram of the other kind is refused", arguments: TokenRequest.PayloadKind.allCases)
-    func cryptogramMismatch(kind: TokenRequest.PayloadKind) async throws {
+    @Test("a cryptogram of the other kind is refused", arguments: PaymentPayload.DataType.allCases)
+    func cryptogramMismatch(kind: PaymentPayload.DataType) async throws {
         await #expect(throws: TokenServiceError.cryptogramMismatch) {
             try await TokenServiceFixture.service.token(
-                for: try Self.request(Case(merchant: .ec, payload: kind)), account: TokenServiceFixture.account,
+                for: try Self.request(Case(merchant: .p256, payload: kind)), account: TokenServiceFixture.account,
                 merchantCertificate: TokenServiceFixture.ecMerchant.certificate,
                 cryptogramSource: { _ in
                     kind == .emv
@@ -216,7 +216,7 @@ struct PaymentTokenServiceTests {
             accounts: [TokenServiceFixture.account], tokenService: TokenServiceFixture.service,
             cryptogramSource: TokenServiceFixture.cryptogramSource
         )
-        let request = try Self.request(Case(merchant: .rsa, payload: .emv))
+        let request = try Self.request(Case(merchant: .rsa2048, payload: .emv))
         let token = try await device.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
         #expect(token.paymentData.version == "RSA_v1")
         #expect(token.paymentMethod?.displayName == "Visa 0010")

@@ -8,16 +8,20 @@ import X509
 @Suite("Token service: the test PKI")
 struct TestPaymentPKITests {
     static let nullValue: ArraySlice<UInt8> = [0x05, 0x00]
+    // Written out here rather than taken from the module, so a wrong OID there fails these tests.
+    static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 29]
+    static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 14]
+    static let merchantIdentifier: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 32]
 
     @Test("the leaf and the intermediate carry Apple's marker extensions (value NULL), the root neither")
     func markers() throws {
         let pki = TokenServiceFixture.pki
-        #expect(pki.leaf.extensions[oid: ApplePayObjectIdentifier.leafMarker]?.value == Self.nullValue)
-        #expect(pki.leaf.extensions[oid: ApplePayObjectIdentifier.intermediateMarker] == nil)
-        #expect(pki.intermediate.extensions[oid: ApplePayObjectIdentifier.intermediateMarker]?.value == Self.nullValue)
-        #expect(pki.intermediate.extensions[oid: ApplePayObjectIdentifier.leafMarker] == nil)
-        #expect(pki.root.extensions[oid: ApplePayObjectIdentifier.leafMarker] == nil)
-        #expect(pki.root.extensions[oid: ApplePayObjectIdentifier.intermediateMarker] == nil)
+        #expect(pki.leaf.extensions[oid: Self.leafMarker]?.value == Self.nullValue)
+        #expect(pki.leaf.extensions[oid: Self.intermediateMarker] == nil)
+        #expect(pki.intermediate.extensions[oid: Self.intermediateMarker]?.value == Self.nullValue)
+        #expect(pki.intermediate.extensions[oid: Self.leafMarker] == nil)
+        #expect(pki.root.extensions[oid: Self.leafMarker] == nil)
+        #expect(pki.root.extensions[oid: Self.intermediateMarker] == nil)
         #expect(pki.leaf.issuer == pki.intermediate.subject)
         #expect(pki.intermediate.issuer == pki.root.subject)
         #expect(P256.Signing.PublicKey(pki.leaf.publicKey)?.rawRepresentation == pki.leafKey.publicKey.rawRepresentation)
@@ -28,9 +32,9 @@ struct TestPaymentPKITests {
     ])
     func withoutMarkers(markers: TestPaymentPKI.Markers) throws {
         let pki = try TestPaymentPKI(validity: TokenServiceFixture.validity, markers: markers)
-        #expect((pki.leaf.extensions[oid: ApplePayObjectIdentifier.leafMarker] != nil) == markers.contains(.leaf))
+        #expect((pki.leaf.extensions[oid: Self.leafMarker] != nil) == markers.contains(.leaf))
         #expect(
-            (pki.intermediate.extensions[oid: ApplePayObjectIdentifier.intermediateMarker] != nil)
+            (pki.intermediate.extensions[oid: Self.intermediateMarker] != nil)
                 == markers.contains(.intermediate)
         )
     }
@@ -43,8 +47,8 @@ struct TestPaymentPKITests {
             merchantIdentifier: "merchant.test.spreedly.123merchant", publicKey: apple.publicKey,
             validity: TokenServiceFixture.validity
         )
-        let appleValue = try #require(apple.extensions[oid: ApplePayObjectIdentifier.merchantIdentifier]?.value)
-        #expect(ours.extensions[oid: ApplePayObjectIdentifier.merchantIdentifier]?.value == appleValue)
+        let appleValue = try #require(apple.extensions[oid: Self.merchantIdentifier]?.value)
+        #expect(ours.extensions[oid: Self.merchantIdentifier]?.value == appleValue)
         #expect(ours.issuer == TokenServiceFixture.pki.merchantCA.subject)
     }
 

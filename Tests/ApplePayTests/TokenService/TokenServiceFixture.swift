@@ -17,10 +17,12 @@ enum TokenServiceFixture {
 
     /// Made once: RSA key generation is slow.
     static let pki: TestPaymentPKI = try! TestPaymentPKI(validity: validity)
-    static let ecMerchant: TestMerchant = try! TestMerchant(kind: .ec, pki: pki)
-    static let rsaMerchant: TestMerchant = try! TestMerchant(kind: .rsa, pki: pki)
+    static let ecMerchant = try! pki.makeMerchantIdentity(merchantIdentifier: merchantIdentifier, key: .p256)
+    static let rsaMerchant = try! pki.makeMerchantIdentity(merchantIdentifier: merchantIdentifier, key: .rsa2048)
 
-    static func merchant(_ kind: TestMerchant.Kind) -> TestMerchant { kind == .ec ? ecMerchant : rsaMerchant }
+    static func merchant(_ kind: TestPaymentPKI.MerchantKeyType) -> MerchantIdentity {
+        kind == .p256 ? ecMerchant : rsaMerchant
+    }
 
     static let account = DeviceAccount(
         accountNumber: try! PAN("4761739001010010"), expiry: try! ExpiryDate(year: 2028, month: 2), network: "Visa",
@@ -38,31 +40,12 @@ enum TokenServiceFixture {
     }
 }
 
-/// A merchant's payment processing identity for tests: the certificate the test PKI issued and its private key.
-struct TestMerchant: Sendable {
-    enum Kind: String, Sendable, CaseIterable { case ec, rsa }
-
-    let kind: Kind
-    let certificate: Certificate
+extension MerchantIdentity {
     /// The private key as PEM (PKCS #8 for EC, PKCS #1 for RSA), for the independent decryptor.
-    let privateKeyPEM: String
-
-    init(kind: Kind, pki: TestPaymentPKI) throws {
-        self.kind = kind
-        let publicKey: Certificate.PublicKey
-        switch kind {
-        case .ec:
-            let key = P256.KeyAgreement.PrivateKey()
-            publicKey = Certificate.PublicKey(try P256.Signing.PublicKey(rawRepresentation: key.publicKey.rawRepresentation))
-            privateKeyPEM = key.pemRepresentation
-        case .rsa:
-            let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-            publicKey = Certificate.PublicKey(key.publicKey)
-            privateKeyPEM = key.pemRepresentation
+    var privateKeyPEM: String {
+        switch privateKey {
+        case .p256(let key): key.pemRepresentation
+        case .rsa(let key): key.pemRepresentation
         }
-        certificate = try pki.issuePaymentProcessingCertificate(
-            merchantIdentifier: TokenServiceFixture.merchantIdentifier, publicKey: publicKey,
-            validity: TokenServiceFixture.validity
-        )
     }
 }
