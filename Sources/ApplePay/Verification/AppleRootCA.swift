@@ -1,0 +1,34 @@
+import SwiftASN1
+public import X509
+
+/// Apple's public roots that sign Apple Pay's certificate chains.
+public enum AppleRootCA {
+    /// "Apple Root CA - G3" (P-384, valid 2014-04-30 to 2039-04-30), from https://www.apple.com/certificateauthority/:
+    /// the root of every Apple Pay payment token signature, and the decryptor's default trust anchor.
+    public static let g3PEM = """
+        -----BEGIN CERTIFICATE-----
+        MIICQzCCAcmgAwIBAgIILcX8iNLFS5UwCgYIKoZIzj0EAwMwZzEbMBkGA1UEAwwS
+        QXBwbGUgUm9vdCBDQSAtIEczMSYwJAYDVQQLDB1BcHBsZSBDZXJ0aWZpY2F0aW9u
+        IEF1dGhvcml0eTETMBEGA1UECgwKQXBwbGUgSW5jLjELMAkGA1UEBhMCVVMwHhcN
+        MTQwNDMwMTgxOTA2WhcNMzkwNDMwMTgxOTA2WjBnMRswGQYDVQQDDBJBcHBsZSBS
+        b290IENBIC0gRzMxJjAkBgNVBAsMHUFwcGxlIENlcnRpZmljYXRpb24gQXV0aG9y
+        aXR5MRMwEQYDVQQKDApBcHBsZSBJbmMuMQswCQYDVQQGEwJVUzB2MBAGByqGSM49
+        AgEGBSuBBAAiA2IABJjpLz1AcqTtkyJygRMc3RCV8cWjTnHcFBbZDuWmBSp3ZHtf
+        TjjTuxxEtX/1H7YyYl3J6YRbTzBPEVoA/VhYDKX1DyxNB0cTddqXl5dvMVztK517
+        IDvYuVTZXpmkOlEKMaNCMEAwHQYDVR0OBBYEFLuw3qFYM4iapIqZ3r6966/ayySr
+        MA8GA1UdEwEB/wQFMAMBAf8wDgYDVR0PAQH/BAQDAgEGMAoGCCqGSM49BAMDA2gA
+        MGUCMQCD6cHEFl4aXTQY2e3v9GwOAEZLuN+yRhHFD/3meoyhpmvOwgPUnPWTxnS4
+        at+qIxUCMG1mihDK1A3UT82NQz60imOlM27jbdoXt2QfyFMm+YhidDkLF1vLUagM
+        6BgD56KyKA==
+        -----END CERTIFICATE-----
+        """
+
+    /// ``g3PEM`` parsed.
+    public static let g3: Certificate = {
+        // The PEM above is a constant that parses; a failure would be a build defect caught by every test.
+        guard let certificate = try? Certificate(pemEncoded: g3PEM) else {
+            preconditionFailure("the built-in Apple Root CA - G3 PEM does not parse")
+        }
+        return certificate
+    }()
+}
