@@ -6,6 +6,7 @@ import Issuer
 public import Logging
 public import NIOCore
 import ServiceLifecycle
+import SwiftASN1
 import X509
 
 /// The gateway, built: the Hummingbird application (HTTP API, `/metrics`, `/health`) with its database, keys,

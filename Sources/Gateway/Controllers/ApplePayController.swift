@@ -1,4 +1,5 @@
 import GatewayAPI
+import HTTPTypes
 import Hummingbird
 
 /// `POST /v1/applepay/payments`: authorizes an Apple Pay token, authenticated and idempotent like

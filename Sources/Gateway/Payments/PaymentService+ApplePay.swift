@@ -32,7 +32,12 @@ extension PaymentService {
             throw GatewayAPIError(
                 code: .paymentTokenInvalid, message: "only 3DSecure tokens (a cryptogram) are supported, not EMV data")
         }
-        let deviceId = try await caller.deviceId ?? ecommerceDevice(merchantId: caller.merchantId)
+        let deviceId: String
+        if let own = caller.deviceId {
+            deviceId = own
+        } else {
+            deviceId = try await ecommerceDevice(merchantId: caller.merchantId)
+        }
         let now = clock()
         var record = PaymentRecord(
             payment: Payment(
