@@ -2,6 +2,7 @@ import ApplePay
 import Crypto
 import EMV
 import Foundation
+import SwiftASN1
 import Testing
 import X509
 
@@ -104,11 +105,11 @@ struct PaymentTokenServiceTests {
         let details = try #require(payload["paymentData"] as? [String: Any])
         switch testCase.payload {
         case .threeDSecure:
-            #expect(details["onlinePaymentCryptogram"] as? String == Data(Array(0x01...0x14)).base64EncodedString())
+            #expect(details["onlinePaymentCryptogram"] as? String == Data([UInt8](0x01...0x14)).base64EncodedString())
             #expect(details["eciIndicator"] as? String == "7")
             #expect(details["emvData"] == nil)
         case .emv:
-            #expect(details["emvData"] as? String == Data([0x9F, 0x26, 0x08] + Array(0x21...0x28)).base64EncodedString())
+            #expect(details["emvData"] as? String == Data([0x9F, 0x26, 0x08] + [UInt8](0x21...0x28)).base64EncodedString())
             #expect(details["onlinePaymentCryptogram"] == nil)
         }
     }
@@ -212,7 +213,7 @@ struct PaymentTokenServiceTests {
 
     @Test("the simulated device pays with its first card, and refuses with none")
     func simulatedDevice() async throws {
-        var device = SimulatedDevice(
+        let device = SimulatedDevice(
             accounts: [TokenServiceFixture.account], tokenService: TokenServiceFixture.service,
             cryptogramSource: TokenServiceFixture.cryptogramSource
         )
@@ -220,9 +221,11 @@ struct PaymentTokenServiceTests {
         let token = try await device.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
         #expect(token.paymentData.version == "RSA_v1")
         #expect(token.paymentMethod?.displayName == "Visa 0010")
-        device.accounts = []
+        let empty = SimulatedDevice(
+            accounts: [], tokenService: TokenServiceFixture.service, cryptogramSource: TokenServiceFixture.cryptogramSource
+        )
         await #expect(throws: TokenServiceError.noAccount) {
-            try await device.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
+            try await empty.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
         }
     }
 

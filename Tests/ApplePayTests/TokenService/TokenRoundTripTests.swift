@@ -45,10 +45,10 @@ struct TokenRoundTripTests {
         #expect(payment.cardholderName == "J Appleseed")
         switch (testCase.payload, payment.credential) {
         case (.threeDSecure, .threeDSecure(let cryptogram, let eci)):
-            #expect(cryptogram == Array(0x01...0x14))
+            #expect(cryptogram == [UInt8](0x01...0x14))
             #expect(eci == "7")
         case (.emv, .emv(let data, let pin)):
-            #expect(data == [0x9F, 0x26, 0x08] + Array(0x21...0x28))
+            #expect(data == [0x9F, 0x26, 0x08] + [UInt8](0x21...0x28))
             #expect(pin == nil)
         default:
             Issue.record("credential of the wrong kind")
