@@ -51,10 +51,15 @@ struct PaymentTokenServiceTests {
         #expect(data.version == (testCase.merchant == .p256 ? "EC_v1" : "RSA_v1"))
         #expect((header.ephemeralPublicKey != nil) == (testCase.merchant == .p256))
         #expect((header.wrappedKey != nil) == (testCase.merchant == .rsa2048))
-        #expect(
-            header.publicKeyHash
-                == Data(SHA256.hash(data: merchant.certificate.publicKey.subjectPublicKeyInfoBytes)).base64EncodedString()
-        )
+        // The certificate's SubjectPublicKeyInfo, cut from its DER by swift-asn1 rather than re-encoded.
+        var serializer = DER.Serializer()
+        try serializer.serialize(merchant.certificate)
+        guard case .constructed(let certificateParts) = try DER.parse(serializer.serializedBytes).content,
+            case .constructed(let tbs) = try #require(certificateParts.first(where: { _ in true })).content
+        else { Issue.record("certificate structure"); return }
+        // TBSCertificate: [0] version, serial, signature, issuer, validity, subject, subjectPublicKeyInfo, …
+        let spki = Array(tbs)[6].encodedBytes
+        #expect(header.publicKeyHash == Data(SHA256.hash(data: spki)).base64EncodedString())
         #expect(header.transactionId.count == 64)
         #expect(header.transactionId == header.transactionId.lowercased())
         #expect(token.transactionIdentifier == header.transactionId)

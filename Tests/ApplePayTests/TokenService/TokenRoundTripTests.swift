@@ -117,8 +117,12 @@ struct TokenRoundTripTests {
             amount: Amount(minorUnits: 999, currency: try #require(Currency(alphabeticCode: "JPY")))
         )
         let token = try await device.authorize(request, merchantCertificate: merchant.certificate)
+        // The replay store on the same pinned clock: with the real one, a 2026-03-01 token's id would count as
+        // expired already and be forgotten.
         let decryptor = PaymentTokenDecryptor(
-            merchants: [merchant], trustedRoots: [pki.root], now: { TokenServiceFixture.signingTime }
+            merchants: [merchant], trustedRoots: [pki.root],
+            replayStore: InMemoryTransactionReplayStore(now: { TokenServiceFixture.signingTime }),
+            now: { TokenServiceFixture.signingTime }
         )
         let verified = try await decryptor.decrypt(token)
         #expect(verified.payment.amount.minorUnits == 999)
