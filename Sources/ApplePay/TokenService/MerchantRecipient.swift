@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SwiftASN1
 import X509
 import _CryptoExtras
 
@@ -26,7 +27,10 @@ struct MerchantRecipient {
             )
         }
         merchantIdentifierHash = hash
-        publicKeyHash = Array(SHA256.hash(data: certificate.publicKey.subjectPublicKeyInfoBytes))
+        // Not `subjectPublicKeyInfoBytes`: that is the bare key (the BIT STRING's content), not the whole SPKI.
+        var spki = DER.Serializer()
+        try spki.serialize(certificate.publicKey)
+        publicKeyHash = Array(SHA256.hash(data: spki.serializedBytes))
         if let ec = P256.Signing.PublicKey(certificate.publicKey) {
             key = .ec(try P256.KeyAgreement.PublicKey(rawRepresentation: ec.rawRepresentation))
         } else if let rsa = _RSA.Signing.PublicKey(certificate.publicKey) {

@@ -109,9 +109,10 @@ struct DetachedSignatureWriterTests {
 
         let root = try BER.parse(signature)
         guard case .constructed(let contentInfo) = root.content else { Issue.record("not constructed"); return }
-        var contentInfoNodes = contentInfo.makeIterator()
-        #expect(try ASN1ObjectIdentifier(berEncoded: try #require(contentInfoNodes.next())) == [1, 2, 840, 113_549, 1, 7, 2])
-        guard case .constructed(let explicit) = try #require(contentInfoNodes.next()).content,
+        let contentInfoNodes = Array(contentInfo)
+        try #require(contentInfoNodes.count == 2)
+        #expect(try ASN1ObjectIdentifier(berEncoded: contentInfoNodes[0]) == [1, 2, 840, 113_549, 1, 7, 2])
+        guard case .constructed(let explicit) = contentInfoNodes[1].content,
             case .constructed(let signedData) = try #require(explicit.first(where: { _ in true })).content
         else { Issue.record("no SignedData"); return }
         let fields = Array(signedData)
@@ -138,7 +139,8 @@ struct DetachedSignatureWriterTests {
         }
         let time = try #require(signingTime)
         // 2026-03-01T12:00:00Z
-        #expect([time.year, time.month, time.day, time.hours, time.minutes, time.seconds] == [2026, 3, 1, 12, 0, 0])
+        let parts: [Int] = [time.year, time.month, time.day, time.hours, time.minutes, time.seconds]
+        #expect(parts == [2026, 3, 1, 12, 0, 0])
         #expect(digest == Array(SHA256.hash(data: Self.content)))
     }
 }

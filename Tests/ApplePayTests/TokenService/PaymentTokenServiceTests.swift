@@ -2,6 +2,7 @@ import ApplePay
 import Crypto
 import EMV
 import Foundation
+import SwiftASN1
 import Testing
 import X509
 
@@ -50,10 +51,15 @@ struct PaymentTokenServiceTests {
         #expect(data.version == (testCase.merchant == .p256 ? "EC_v1" : "RSA_v1"))
         #expect((header.ephemeralPublicKey != nil) == (testCase.merchant == .p256))
         #expect((header.wrappedKey != nil) == (testCase.merchant == .rsa2048))
-        #expect(
-            header.publicKeyHash
-                == Data(SHA256.hash(data: merchant.certificate.publicKey.subjectPublicKeyInfoBytes)).base64EncodedString()
-        )
+        // The certificate's SubjectPublicKeyInfo, cut from its DER by swift-asn1 rather than re-encoded.
+        var serializer = DER.Serializer()
+        try serializer.serialize(merchant.certificate)
+        guard case .constructed(let certificateParts) = try DER.parse(serializer.serializedBytes).content,
+            case .constructed(let tbs) = try #require(certificateParts.first(where: { _ in true })).content
+        else { Issue.record("certificate structure"); return }
+        // TBSCertificate: [0] version, serial, signature, issuer, validity, subject, subjectPublicKeyInfo, …
+        let spki = Array(tbs)[6].encodedBytes
+        #expect(header.publicKeyHash == Data(SHA256.hash(data: spki)).base64EncodedString())
         #expect(header.transactionId.count == 64)
         #expect(header.transactionId == header.transactionId.lowercased())
         #expect(token.transactionIdentifier == header.transactionId)
@@ -104,11 +110,11 @@ struct PaymentTokenServiceTests {
         let details = try #require(payload["paymentData"] as? [String: Any])
         switch testCase.payload {
         case .threeDSecure:
-            #expect(details["onlinePaymentCryptogram"] as? String == Data(Array(0x01...0x14)).base64EncodedString())
+            #expect(details["onlinePaymentCryptogram"] as? String == Data([UInt8](0x01...0x14)).base64EncodedString())
             #expect(details["eciIndicator"] as? String == "7")
             #expect(details["emvData"] == nil)
         case .emv:
-            #expect(details["emvData"] as? String == Data([0x9F, 0x26, 0x08] + Array(0x21...0x28)).base64EncodedString())
+            #expect(details["emvData"] as? String == Data([0x9F, 0x26, 0x08] + [UInt8](0x21...0x28)).base64EncodedString())
             #expect(details["onlinePaymentCryptogram"] == nil)
         }
     }
@@ -212,7 +218,7 @@ struct PaymentTokenServiceTests {
 
     @Test("the simulated device pays with its first card, and refuses with none")
     func simulatedDevice() async throws {
-        var device = SimulatedDevice(
+        let device = SimulatedDevice(
             accounts: [TokenServiceFixture.account], tokenService: TokenServiceFixture.service,
             cryptogramSource: TokenServiceFixture.cryptogramSource
         )
@@ -220,9 +226,11 @@ struct PaymentTokenServiceTests {
         let token = try await device.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
         #expect(token.paymentData.version == "RSA_v1")
         #expect(token.paymentMethod?.displayName == "Visa 0010")
-        device.accounts = []
+        let empty = SimulatedDevice(
+            accounts: [], tokenService: TokenServiceFixture.service, cryptogramSource: TokenServiceFixture.cryptogramSource
+        )
         await #expect(throws: TokenServiceError.noAccount) {
-            try await device.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
+            try await empty.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
         }
     }
 

@@ -45,10 +45,10 @@ struct TokenRoundTripTests {
         #expect(payment.cardholderName == "J Appleseed")
         switch (testCase.payload, payment.credential) {
         case (.threeDSecure, .threeDSecure(let cryptogram, let eci)):
-            #expect(cryptogram == Array(0x01...0x14))
+            #expect(cryptogram == [UInt8](0x01...0x14))
             #expect(eci == "7")
         case (.emv, .emv(let data, let pin)):
-            #expect(data == [0x9F, 0x26, 0x08] + Array(0x21...0x28))
+            #expect(data == [0x9F, 0x26, 0x08] + [UInt8](0x21...0x28))
             #expect(pin == nil)
         default:
             Issue.record("credential of the wrong kind")
@@ -117,8 +117,12 @@ struct TokenRoundTripTests {
             amount: Amount(minorUnits: 999, currency: try #require(Currency(alphabeticCode: "JPY")))
         )
         let token = try await device.authorize(request, merchantCertificate: merchant.certificate)
+        // The replay store on the same pinned clock: with the real one, a 2026-03-01 token's id would count as
+        // expired already and be forgotten.
         let decryptor = PaymentTokenDecryptor(
-            merchants: [merchant], trustedRoots: [pki.root], now: { TokenServiceFixture.signingTime }
+            merchants: [merchant], trustedRoots: [pki.root],
+            replayStore: InMemoryTransactionReplayStore(now: { TokenServiceFixture.signingTime }),
+            now: { TokenServiceFixture.signingTime }
         )
         let verified = try await decryptor.decrypt(token)
         #expect(verified.payment.amount.minorUnits == 999)

@@ -34,8 +34,8 @@ enum TokenServiceFixture {
     /// A cryptogram closure standing in for the issuer's token vault: fixed bytes, of the kind asked.
     static let cryptogramSource: CryptogramSource = { request in
         switch request.payloadKind {
-        case .threeDSecure: .threeDSecure(onlinePaymentCryptogram: Array(0x01...0x14), eciIndicator: "7")
-        case .emv: .emv(emvData: [0x9F, 0x26, 0x08] + Array(0x21...0x28), encryptedPINData: nil)
+        case .threeDSecure: .threeDSecure(onlinePaymentCryptogram: [UInt8](0x01...0x14), eciIndicator: "7")
+        case .emv: .emv(emvData: [0x9F, 0x26, 0x08] + [UInt8](0x21...0x28), encryptedPINData: nil)
         }
     }
 }
