@@ -24,7 +24,8 @@ struct TokenVaultTests {
         let (vault, _) = try Self.vault()
         let funding = try Self.pan(.approve, scheme)
         let first = try await vault.provision(fundingPAN: funding, requestor: "applePay", at: Self.now)
-        let second = try await vault.provision(fundingPAN: funding, requestor: "wallet-1", at: Self.now)
+        let second = try await vault.provision(
+            fundingPAN: funding, requestor: "wallet-1", at: Self.now.addingTimeInterval(60))
         let prefix = scheme == .visa ? IssuerKeys.testVisaTokenPrefix : IssuerKeys.testMastercardTokenPrefix
         for token in [first, second] {
             #expect(token.dpan.digits.hasPrefix(prefix))
