@@ -77,8 +77,10 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "EMV", "ISO8583", "Issuer", "GatewayAPI",
+                "EMV", "ISO8583", "Issuer", "GatewayAPI", "ApplePay",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -148,6 +150,7 @@ let package = Package(
                 "ReaderKernel",
                 "Gateway",
                 "GatewayAPI",
+                "ApplePay",
                 "ContactlessTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -191,8 +194,11 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayAPI", "Issuer", "ISO8583", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
-                "ContactlessTesting",
+                "ContactlessTesting", "ApplePay",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

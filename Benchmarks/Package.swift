@@ -17,6 +17,8 @@ let package = Package(
         .package(path: ".."),
         // Only the malloc interposer trait: the runtime interposer is not in the local package mirror.
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // The Apple Pay benchmark's floor calls swift-crypto directly (same version as the library's).
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -50,6 +52,19 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PurchaseBenchmarks",
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ApplePayBenchmarks",
+            dependencies: [
+                .product(name: "ApplePay", package: contactless),
+                .product(name: "EMV", package: contactless),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ApplePayBenchmarks",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -16,6 +16,8 @@ public struct IssuerError: CodedError {
             case duplicateAccount
             case unreadableAccount
             case storageFailed
+            case unknownToken
+            case noTokenRange
         }
 
         private let base: Base
@@ -34,6 +36,10 @@ public struct IssuerError: CodedError {
         public static let unreadableAccount = Code(.unreadableAccount)
         /// The repository could not read or write.
         public static let storageFailed = Code(.storageFailed)
+        /// The token vault has no such token (or no active account to tokenize, or the token is deleted).
+        public static let unknownToken = Code(.unknownToken)
+        /// No token BIN range, or no issuer master keys for it, covers the card.
+        public static let noTokenRange = Code(.noTokenRange)
 
         /// The code's name, as in `IssuerError.Code.invalidKey`.
         public var description: String { base.rawValue }
@@ -72,4 +78,8 @@ public struct IssuerError: CodedError {
     public static let unreadableAccount = pattern(.unreadableAccount)
     /// Matches any ``Code/storageFailed`` error.
     public static let storageFailed = pattern(.storageFailed)
+    /// Matches any ``Code/unknownToken`` error.
+    public static let unknownToken = pattern(.unknownToken)
+    /// Matches any ``Code/noTokenRange`` error.
+    public static let noTokenRange = pattern(.noTokenRange)
 }

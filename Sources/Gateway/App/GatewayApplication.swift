@@ -1,10 +1,13 @@
 public import Foundation
+import ApplePay
 import GatewayAPI
 public import Hummingbird
 import Issuer
 public import Logging
 public import NIOCore
 import ServiceLifecycle
+import SwiftASN1
+import X509
 
 /// The gateway, built: the Hummingbird application (HTTP API, `/metrics`, `/health`) with its database, keys,
 /// issuer link and background services, ready to run.
@@ -65,9 +68,15 @@ public struct GatewayApplication: Sendable {
                 payments: payments, interval: configuration.reversalInterval, abandonedAfter: abandonedAfter,
                 recoverAfter: configuration.recoverAfter?.timeInterval ?? abandonedAfter, startedAt: clock(),
                 logger: logger, startup: startup))
+        let applePay = ApplePayAcceptance(
+            identities: ApplePayIdentityRepository(database: database, keys: keys),
+            trustedRoots: try [AppleRootCA.g3] + configuration.applePayTrustedRootsPEM.map { try Certificate(pemEncoded: $0) },
+            replayStore: SQLTransactionReplayStore(database: database, clock: clock),
+            signingTimeWindow: configuration.applePaySigningTimeWindow, clock: clock)
         let router = try await buildRouter(
             database: database, keys: keys, payments: payments, metrics: metrics,
-            policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock)
+            policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock,
+            applePay: applePay)
         var application = Application(
             router: router,
             configuration: ApplicationConfiguration(
@@ -85,7 +94,7 @@ public struct GatewayApplication: Sendable {
     /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.
     static func buildRouter(
         database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
-        policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date
+        policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date, applePay: ApplePayAcceptance
     ) async throws -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -102,9 +111,10 @@ public struct GatewayApplication: Sendable {
             merchants: merchants, devices: DeviceRepository(database: database), keys: keys, tokens: tokens,
             policy: policy, clock: clock
         ).addRoutes(to: api)
-        PaymentController(
-            service: payments, idempotency: IdempotentResponder(database: database, clock: clock), metrics: metrics
-        ).addRoutes(to: api)
+        let paymentController = PaymentController(
+            service: payments, idempotency: IdempotentResponder(database: database, clock: clock), metrics: metrics)
+        paymentController.addRoutes(to: api)
+        ApplePayController(payments: paymentController, acceptance: applePay).addRoutes(to: api)
         return router
     }
 }

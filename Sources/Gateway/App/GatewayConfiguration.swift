@@ -35,6 +35,10 @@ public struct GatewayConfiguration: Sendable {
     public var caPublicKeys: CAPublicKeyList
     /// The current time (injected for tests).
     public var clock: @Sendable () -> Date
+    /// Roots (PEM) that Apple Pay token signatures may chain to besides Apple Root CA - G3: a test token service's.
+    public var applePayTrustedRootsPEM: [String] = []
+    /// How far an Apple Pay token's signing time may lie from the clock: 5 minutes.
+    public var applePaySigningTimeWindow: TimeInterval = 300
 
     /// A configuration: by default 127.0.0.1:8080, `./.tap`, SQLite, the in-process issuer, a 2 s issuer timeout.
     public init(

@@ -85,7 +85,7 @@ struct PaymentController: Sendable {
     }
 
     /// Decodes the body as `Body` (an empty body decodes as `{}`), and runs `run` once per idempotency key.
-    private func mutate<Body: Decodable, Result: Encodable & Sendable>(
+    func mutate<Body: Decodable, Result: Encodable & Sendable>(
         _ request: Request, _ context: GatewayRequestContext,
         _ run: @escaping (Body, Caller) async throws -> JSONResponse<Result>
     ) async throws -> Response {

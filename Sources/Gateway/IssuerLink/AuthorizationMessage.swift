@@ -108,7 +108,7 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
     }
 
     /// The 0400 reversing an authorization request: the same fields 2, 3, 4, 11, 12, 37, 41, 42 and 49 (the issuer
-    /// finds the authorization by STAN, RRN and terminal), no card-read fields (14, 22, 23, 35, 52, 55), and field 90
+    /// finds the authorization by STAN, RRN and terminal), no card-read fields (14, 22, 23, 35, 48, 52, 55), and field 90
     /// (original data elements: MTI, STAN, transmission date and time of the original).
     /// - Parameters:
     ///   - request: The 0100 to reverse.
@@ -126,7 +126,9 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
         }
         var reversal = request
         reversal.mti = .reversalRequest
-        for field: ISO8583Field in [.expirationDate, .posEntryMode, .cardSequenceNumber, .track2, .pinBlock, .iccData] {
+        for field: ISO8583Field in [
+            .expirationDate, .posEntryMode, .cardSequenceNumber, .track2, .additionalData, .pinBlock, .iccData,
+        ] {
             reversal[field] = nil
         }
         if let transmissionDate {

@@ -95,10 +95,11 @@ struct PaymentService: Sendable {
     /// Allocates the next message reference, builds the 0100 and its 0400, and stores the payment as
     /// ``PaymentStatus/processing`` with the 0400 encrypted — all before anything is sent.
     /// `opening` is the read of a new payment (inserted, and the read recorded as opened in the same transaction);
-    /// nil resubmits an existing payment.
+    /// nil resubmits an existing payment, unless `token` makes it a new token payment (its 0100 then carries the
+    /// cryptogram in field 48).
     func prepareSend(
         _ record: inout PaymentRecord, card: CardAuthorizationData, currency: Currency, pinBlock: [UInt8]?,
-        opening read: OpenedRead?
+        opening read: OpenedRead?, token: TokenPaymentData? = nil
     ) async throws -> ISO8583Message {
         let now = clock()
         let snapshot = record
@@ -107,13 +108,13 @@ struct PaymentService: Sendable {
             let reference = try await repository.nextReference(
                 deviceId: record.payment.deviceId ?? "", merchantId: record.payment.merchantId, date: now,
                 on: executor)
-            let message = try AuthorizationMessage(
+            let authorization = AuthorizationMessage(
                 card: card, amount: record.payment.amount, currency: currency,
                 type: record.payment.kind == .verification ? .accountVerification : .purchase,
                 systemTraceAuditNumber: reference.stan, retrievalReferenceNumber: reference.rrn,
                 terminalID: reference.terminalID, merchantID: reference.cardAcceptorID, transmissionDate: now,
-                pinBlock: pinBlock
-            ).request()
+                pinBlock: pinBlock)
+            let message = try token.map { try authorization.tokenRequest($0) } ?? authorization.request()
             let reversal = try AuthorizationMessage.reversal(of: message).encoded(using: .contactless)
             record.stan = String(format: "%06d", reference.stan)
             record.rrn = reference.rrn
@@ -125,12 +126,14 @@ struct PaymentService: Sendable {
                 guard try await SQLReplayStore.recordOpened(readId: read.id, expiresAt: read.expiresAt, on: executor)
                 else { throw GatewayAPIError(code: .cardDataReplayed, message: "the card data was already opened") }
                 try await repository.insert(record, on: executor)
+            } else if token != nil {
+                try await repository.insert(record, on: executor)
             } else {
                 try await repository.update(record, on: executor)
             }
             try await AuditLog.record(
                 on: executor, at: now, actor: record.payment.merchantId, entity: "payment", id: record.payment.id,
-                action: read != nil ? "created" : "resubmitted", detail: "stan \(reference.stan)")
+                action: read != nil || token != nil ? "created" : "resubmitted", detail: "stan \(reference.stan)")
             return (record, message)
         }
         record = stored

@@ -21,6 +21,7 @@ public struct GatewayAPIError: CodedError {
             case idempotencyKeyReused, idempotencyKeyInUse
             case pinNotAllowed, incorrectPIN, pinTryExceeded
             case paymentDeclined, issuerUnavailable, unavailable, internalError
+            case paymentTokenInvalid, paymentTokenReplayed, paymentTokenExpired
         }
 
         private let base: Base
@@ -36,15 +37,15 @@ public struct GatewayAPIError: CodedError {
         /// The HTTP status the server answers this code with.
         public var httpStatus: Int {
             switch base {
-            case .invalidRequest, .amountMismatch, .cardDataInvalid: 400
+            case .invalidRequest, .amountMismatch, .cardDataInvalid, .paymentTokenInvalid: 400
             case .unauthorized, .invalidReaderToken, .tokenExpired: 401
             case .paymentDeclined, .incorrectPIN, .pinTryExceeded: 402
             case .forbidden, .adminRequired, .accountNotLinked, .relinkNotAllowed, .merchantBlocked: 403
             case .notFound: 404
             case .accountAlreadyLinked, .invalidState, .amountExceedsAvailable, .idempotencyKeyReused,
-                .idempotencyKeyInUse, .cardDataReplayed, .pinNotAllowed:
+                .idempotencyKeyInUse, .cardDataReplayed, .pinNotAllowed, .paymentTokenReplayed:
                 409
-            case .cardDataExpired: 410
+            case .cardDataExpired, .paymentTokenExpired: 410
             case .issuerUnavailable: 504
             case .unavailable: 503
             case .internalError: 500
@@ -106,6 +107,14 @@ public struct GatewayAPIError: CodedError {
         public static let unavailable = Code(.unavailable)
         /// An unexpected failure; safe to retry with the same idempotency key.
         public static let internalError = Code(.internalError)
+        /// The Apple Pay token fails verification or decryption (signature, chain, markers, no registered key for
+        /// its publicKeyHash, applicationData hash, payload), or carries EMV data instead of a cryptogram.
+        public static let paymentTokenInvalid = Code(.paymentTokenInvalid)
+        /// The Apple Pay token's transactionId was accepted before.
+        public static let paymentTokenReplayed = Code(.paymentTokenReplayed)
+        /// The Apple Pay token was signed outside the accepted window (5 minutes) of the gateway's clock. Not
+        /// ``tokenExpired``, which is the reader token's (401).
+        public static let paymentTokenExpired = Code(.paymentTokenExpired)
 
         /// Every code.
         public static var allCases: [Code] { Base.allCases.map(Code.init) }
@@ -191,4 +200,10 @@ public struct GatewayAPIError: CodedError {
     public static let unavailable = pattern(.unavailable)
     /// Matches any ``Code/internalError`` error.
     public static let internalError = pattern(.internalError)
+    /// Matches any ``Code/paymentTokenInvalid`` error.
+    public static let paymentTokenInvalid = pattern(.paymentTokenInvalid)
+    /// Matches any ``Code/paymentTokenReplayed`` error.
+    public static let paymentTokenReplayed = pattern(.paymentTokenReplayed)
+    /// Matches any ``Code/paymentTokenExpired`` error.
+    public static let paymentTokenExpired = pattern(.paymentTokenExpired)
 }

@@ -41,6 +41,9 @@ public struct ISO8583Field: RawRepresentable, Hashable, Sendable, ExpressibleByI
     public static let terminalID: Self = 41
     /// 42: card acceptor (merchant) identification code.
     public static let merchantID: Self = 42
+    /// 48: additional data, private: subelements `NN LL value` (Mastercard DE 48 style); a token payment's ECI
+    /// (42) and cryptogram (43) travel here, so descriptions redact it.
+    public static let additionalData: Self = 48
     /// 49: transaction currency code, ISO 4217 numeric.
     public static let currencyCode: Self = 49
     /// 52: PIN block (redacted in descriptions).
@@ -48,6 +51,7 @@ public struct ISO8583Field: RawRepresentable, Hashable, Sendable, ExpressibleByI
     /// 55: ICC (EMV chip) data as BER-TLV (redacted in descriptions).
     public static let iccData: Self = 55
 
-    /// Fields whose values descriptions never show: extended PAN, tracks 1-3, PIN block, ICC data.
-    static let redacted: Set<Int> = [34, 35, 36, 45, 52, 55]
+    /// Fields whose values descriptions never show: extended PAN, tracks 1-3, private additional data (token
+    /// cryptograms), PIN block, ICC data.
+    static let redacted: Set<Int> = [34, 35, 36, 45, 48, 52, 55]
 }

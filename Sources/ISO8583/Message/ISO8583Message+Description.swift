@@ -1,8 +1,8 @@
 import EMV
 
 extension ISO8583Message: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The MTI and every field, with field 2 masked as BIN + last four and fields 34, 35, 36, 45, 52 and 55 redacted,
-    /// e.g. `0100 {2: 476173******0119, 4: 000000001000, 35: <redacted 37>}`.
+    /// The MTI and every field, with field 2 masked as BIN + last four and fields 34, 35, 36, 45, 48, 52 and 55
+    /// redacted, e.g. `0100 {2: 476173******0119, 4: 000000001000, 35: <redacted 37>}`.
     public var description: String {
         "\(mti) {" + entries.map { "\($0.number): \(Self.displayed($0))" }.joined(separator: ", ") + "}"
     }

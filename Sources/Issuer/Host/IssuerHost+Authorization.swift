@@ -18,6 +18,7 @@ extension IssuerHost {
     /// the last (`63`), status (`41`, `43`, `54`, `05`), expiry (`54`), currency (`12`), per-transaction limit
     /// (`61`), PIN (`75`, `55`, `65`), balance (`51`), approval (`00`).
     func authorize(_ message: ISO8583Message, at date: Date) async -> ISO8583Message? {
+        if message.isTokenPayment { return await authorizeToken(message, at: date) }
         guard let request = AuthorizationRequest(message) else {
             return response(to: message, code: .formatError)
         }
@@ -96,6 +97,18 @@ extension IssuerHost {
         // The card spent this ATC whatever the outcome: a later request may not reuse it.
         account.lastATC = max(atc, account.lastATC ?? 0)
         account.pinPendingATC = nil
+        return decideOnAccount(
+            &account, amount: request.amount, currencyCode: request.currencyCode, expiry: request.expiry, atc: atc,
+            candidatePIN: candidatePIN, deviceVerified: false, today: today, approval: approval)
+    }
+
+    /// The account's part of a decision, shared by card and token payments: status, expiry (the request's, when
+    /// it carries the card's), currency, limit, PIN (a token payment's device verification stands in for it) and
+    /// balance.
+    static func decideOnAccount(
+        _ account: inout CardAccount, amount: Int, currencyCode: Int, expiry: ExpiryDate?, atc: UInt16,
+        candidatePIN: [UInt8]??, deviceVerified: Bool, today: EMVDate?, approval: AuthorizationRecord
+    ) -> AuthorizationDecision {
         if account.simulatesNoResponse { return AuthorizationDecision(result: .noResponse) }
         switch account.status {
         case .active: break
@@ -104,14 +117,14 @@ extension IssuerHost {
         case .expired: return AuthorizationDecision(result: .expiredCard)
         case .blocked: return AuthorizationDecision(result: .doNotHonour)
         }
-        if let expiry = request.expiry, expiry != account.expiry { return AuthorizationDecision(result: .expiredCard) }
+        if let expiry, expiry != account.expiry { return AuthorizationDecision(result: .expiredCard) }
         guard let today, !account.expiry.isExpired(on: today) else {
             return AuthorizationDecision(result: .expiredCard)
         }
-        guard request.currencyCode == account.currency.numericCode else {
+        guard currencyCode == account.currency.numericCode else {
             return AuthorizationDecision(result: .invalidTransaction)
         }
-        if let limit = account.perTransactionLimit, request.amount > limit {
+        if let limit = account.perTransactionLimit, amount > limit {
             return AuthorizationDecision(result: .exceedsAmountLimit)
         }
         if let candidatePIN {
@@ -128,16 +141,16 @@ extension IssuerHost {
                 return AuthorizationDecision(result: exceeded ? .pinTriesExceeded : .incorrectPIN)
             }
             account.wrongPINCount = 0
-        } else if account.requiresStrongCustomerAuthentication
-            || account.onlinePINLimit.map({ request.amount > $0 }) == true
+        } else if !deviceVerified,
+            account.requiresStrongCustomerAuthentication || account.onlinePINLimit.map({ amount > $0 }) == true
         {
             account.pinPendingATC = atc
             return AuthorizationDecision(result: .pinRequired)
         }
-        guard account.availableBalance >= request.amount else {
+        guard account.availableBalance >= amount else {
             return AuthorizationDecision(result: .insufficientFunds)
         }
-        account.availableBalance -= request.amount
+        account.availableBalance -= amount
         return AuthorizationDecision(result: .approved, record: approval)
     }
 

@@ -12,6 +12,7 @@ import EMV
 /// | request | response |
 /// |---|---|
 /// | 0100 authorization | 0110 with field 39, 38 when approved, 55 (tag 91, the ARPC) once the ARQC verified |
+/// | 0100 token payment (field 22 `81x`, field 48) | 0110 with field 39, 38 when approved (``TokenVault``) |
 /// | 0400 / 0420 reversal | 0410 / 0430: `00` reversed or already reversed, `25` original not found |
 /// | any other request or advice | its response MTI with `40` (function not supported) |
 /// | a response, or a test card's simulated timeout | nil: no answer |
@@ -23,11 +24,25 @@ public struct IssuerHost: Sendable {
     public let keys: IssuerKeys
     /// Accounts and authorizations.
     public let repository: any IssuerRepository
+    /// The token vault that authorizes device account numbers (``TokenPaymentData`` in field 48); nil when the
+    /// host has none (token payments are then answered `14`).
+    public let tokenVault: TokenVault?
 
-    /// Creates a host.
+    /// Creates a host; when the repository is also a ``TokenVaultRepository`` (both in-memory and SQL ones are),
+    /// its vault serves token payments with the ``TokenRange/test`` ranges.
     public init(keys: IssuerKeys, repository: any IssuerRepository) {
+        self.init(
+            keys: keys, repository: repository,
+            tokenVault: (repository as? any TokenVaultRepository).map {
+                TokenVault(keys: keys, accounts: repository, tokens: $0)
+            })
+    }
+
+    /// Creates a host with the given token vault.
+    public init(keys: IssuerKeys, repository: any IssuerRepository, tokenVault: TokenVault?) {
         self.keys = keys
         self.repository = repository
+        self.tokenVault = tokenVault
     }
 
     /// Answers one request received at `date`; nil means no answer (the transport lets the acquirer time out).

@@ -28,11 +28,17 @@ extension IssuerKeys {
     /// The account's PAN, opened from its encrypted form; for the host's ARQC check and PIN blocks only.
     /// - Throws: ``IssuerError/unreadableAccount`` when the ciphertext does not open or is not the hashed PAN.
     public func pan(of account: CardAccount) throws(IssuerError) -> PAN {
-        guard let box = try? AES.GCM.SealedBox(combined: account.encryptedPAN),
-            let digits = try? AES.GCM.open(box, using: panEncryptionKey, authenticating: account.keyedPAN.bytes),
-            let pan = try? PAN(String(decoding: digits, as: UTF8.self)), keyedHash(of: pan) == account.keyedPAN
+        try openPAN(account.encryptedPAN, keyedPAN: account.keyedPAN)
+    }
+
+    /// A PAN (or DPAN) sealed by ``encrypt(_:)``, opened and checked against its keyed hash.
+    /// - Throws: ``IssuerError/unreadableAccount`` when the ciphertext does not open or is not the hashed PAN.
+    func openPAN(_ encryptedPAN: [UInt8], keyedPAN: KeyedPANHash) throws(IssuerError) -> PAN {
+        guard let box = try? AES.GCM.SealedBox(combined: encryptedPAN),
+            let digits = try? AES.GCM.open(box, using: panEncryptionKey, authenticating: keyedPAN.bytes),
+            let pan = try? PAN(String(decoding: digits, as: UTF8.self)), keyedHash(of: pan) == keyedPAN
         else {
-            throw IssuerError(.unreadableAccount, "the encrypted PAN of \(account.keyedPAN) does not open")
+            throw IssuerError(.unreadableAccount, "the encrypted PAN of \(keyedPAN) does not open")
         }
         return pan
     }

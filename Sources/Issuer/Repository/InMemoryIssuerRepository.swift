@@ -3,6 +3,8 @@
 public actor InMemoryIssuerRepository: IssuerRepository {
     private var accounts: [KeyedPANHash: CardAccount] = [:]
     private var authorizations: [AuthorizationReference: AuthorizationRecord] = [:]
+    /// The token vault's rows (`InMemoryIssuerRepository+TokenVault.swift`).
+    var tokens: [KeyedPANHash: DeviceToken] = [:]
 
     /// An empty repository.
     public init() {}

@@ -6,9 +6,14 @@ extension IssuerKeys {
     /// The PIN encryption key of ``test``: AES-128, for ISO 9564 format 4 PIN blocks in tests and demos.
     public static let testPINEncryptionKey: [UInt8] = [UInt8](hex: "000102030405060708090A0B0C0D0E0F") ?? []
 
+    /// The Visa token BIN of the test issuer's vault.
+    public static let testVisaTokenPrefix = "489537"
+    /// The Mastercard token BIN of the test issuer's vault.
+    public static let testMastercardTokenPrefix = "520473"
+
     /// The keys of the test issuer: the shipped test profiles' issuer master keys (CardEmulator's `visa-test.json`
-    /// and `mastercard-test.json`, which personalise the ``TestCards``) for the test BIN ranges, and fixed, public
-    /// data and PIN keys. Test data only: anyone can read these keys.
+    /// and `mastercard-test.json`, which personalise the ``TestCards``) for the test BIN ranges, test keys for the
+    /// token BIN ranges, and fixed, public data and PIN keys. Test data only: anyone can read these keys.
     ///
     /// The master keys are written out here, not read from the profiles, so that the issuer does not depend on the
     /// card emulator; IssuerTests checks that they are the profiles' keys.
@@ -27,6 +32,17 @@ extension IssuerKeys {
                         keys: try IssuerMasterKeys(
                             ac: hex("9E15204313F7318ACB79B90BD986AD29"), smi: hex("4664942FE615FB02E5D57F292AA2B3B6"),
                             smc: hex("CE293B8CC12A977379EF256D76109492"))),
+                    // Token BIN ranges of the vault (TokenRange.test): their IMK-AC derives each DPAN's key.
+                    Range(
+                        prefix: testVisaTokenPrefix,
+                        keys: try IssuerMasterKeys(
+                            ac: hex("3D2A8C4F1B7E6D5A0C9B8E7F6A5D4C3B"), smi: hex("7A6B5C4D3E2F10FEDCBA9876543210AB"),
+                            smc: hex("0F1E2D3C4B5A69788796A5B4C3D2E1F0"))),
+                    Range(
+                        prefix: testMastercardTokenPrefix,
+                        keys: try IssuerMasterKeys(
+                            ac: hex("5B4A39281706F5E4D3C2B1A098877665"), smi: hex("1122334455667788998877665544332B"),
+                            smc: hex("A1B2C3D4E5F60718293A4B5C6D7E8F90"))),
                 ],
                 panHashKey: Array(repeating: 0x11, count: 32), panEncryptionKey: Array(repeating: 0x22, count: 32),
                 pinVerificationKey: Array(repeating: 0x33, count: 32), zonePINKey: testZonePINKey,

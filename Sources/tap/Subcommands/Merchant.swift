@@ -15,7 +15,7 @@ extension Tap {
                 Works directly on the gateway's database: the SQLite file under --data-dir (default ./.tap), or \
                 PostgreSQL with --database postgres://…, migrated first. Every change is written to the audit log.
                 """,
-            subcommands: [Create.self, List.self, User.self, Key.self]
+            subcommands: [Create.self, List.self, User.self, Key.self, ApplePayCert.self]
         )
     }
 }

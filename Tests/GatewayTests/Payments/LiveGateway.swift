@@ -30,31 +30,35 @@ struct LiveGateway {
     /// Runs `body` against a fresh gateway on `kind`.
     static func with(
         _ kind: TestDatabases.Kind, issuer: GatewayConfiguration.IssuerConnection = .inProcess,
-        issuerTimeout: Duration = .milliseconds(500), _ body: @Sendable (LiveGateway) async throws -> Void
+        issuerTimeout: Duration = .milliseconds(500), applePayRootsPEM: [String] = [],
+        _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
         switch kind {
-        case .sqlite: try await run(databaseURL: nil, issuer: issuer, issuerTimeout: issuerTimeout, body)
+        case .sqlite:
+            try await run(
+                databaseURL: nil, issuer: issuer, issuerTimeout: issuerTimeout, applePayRootsPEM: applePayRootsPEM, body)
         case .postgres:
             try await TestDatabases.withPostgresDatabase { url in
-                try await run(databaseURL: url.description, issuer: issuer, issuerTimeout: issuerTimeout, body)
+                try await run(
+                    databaseURL: url.description, issuer: issuer, issuerTimeout: issuerTimeout,
+                    applePayRootsPEM: applePayRootsPEM, body)
             }
         }
     }
 
     private static func run(
         databaseURL: String?, issuer: GatewayConfiguration.IssuerConnection, issuerTimeout: Duration,
-        _ body: @Sendable (LiveGateway) async throws -> Void
+        applePayRootsPEM: [String], _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = TestClock(Date())
         let logs = LogRecorder()
-        let application = try await GatewayApplication.build(
-            configuration: GatewayConfiguration(
-                port: 0, dataDirectory: directory, databaseURL: databaseURL, issuer: issuer, issuerTimeout: issuerTimeout,
-                reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys,
-                clock: clock.function),
-            logger: logs.logger)
+        var configuration = GatewayConfiguration(
+            port: 0, dataDirectory: directory, databaseURL: databaseURL, issuer: issuer, issuerTimeout: issuerTimeout,
+            reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys, clock: clock.function)
+        configuration.applePayTrustedRootsPEM = applePayRootsPEM
+        let application = try await GatewayApplication.build(configuration: configuration, logger: logs.logger)
         try await application.application.test(.live) { liveClient in
             let client: any TestClientProtocol =
                 if let recorder = APISampleRecorder.shared {

@@ -75,6 +75,19 @@ public enum GatewaySchema {
         Migration(version: 2, name: "why a card was verified") { _ in
             ["ALTER TABLE payments ADD COLUMN verification_reason TEXT"]
         },
+        Migration(version: 3, name: "Apple Pay: merchant identities and accepted transactionIds") { dialect in
+            [
+                """
+                CREATE TABLE applepay_identities (
+                    id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL REFERENCES merchants (id),
+                    public_key_hash TEXT NOT NULL, certificate_pem TEXT NOT NULL,
+                    sealed_private_key \(dialect.blobType) NOT NULL, merchant_identifier TEXT,
+                    created_at BIGINT NOT NULL, UNIQUE (merchant_id, public_key_hash))
+                """,
+                "CREATE TABLE applepay_transactions (transaction_id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+                "CREATE INDEX applepay_transactions_by_expiry ON applepay_transactions (expires_at)",
+            ]
+        },
     ]
 
     /// The migrator for these steps.

@@ -1,6 +1,7 @@
 /// The issuer host's tables (prefixed `issuer_`), beside the gateway's in one database or alone in its own: card
 /// accounts by keyed PAN hash and the approved authorizations kept for reversals. The PAN is stored only as its keyed
-/// hash, its AES-GCM ciphertext and BIN + last four; no track 2, cryptogram or PIN block is ever stored.
+/// hash, its AES-GCM ciphertext and BIN + last four; no track 2, cryptogram or PIN block is ever stored. Version 3
+/// adds the token vault's device account numbers, stored the same way.
 public enum IssuerSchema {
     /// The schema's name in `schema_migrations`.
     public static let name = "issuer"
@@ -31,6 +32,19 @@ public enum IssuerSchema {
         },
         Migration(version: 2, name: "single tap and PIN: the cryptogram awaiting its PIN") { _ in
             ["ALTER TABLE issuer_accounts ADD COLUMN pin_pending_atc BIGINT"]
+        },
+        Migration(version: 3, name: "token vault: device account numbers of funding accounts") { dialect in
+            [
+                """
+                CREATE TABLE issuer_device_tokens (
+                    keyed_dpan \(dialect.blobType) PRIMARY KEY, encrypted_dpan \(dialect.blobType) NOT NULL,
+                    masked_dpan TEXT NOT NULL,
+                    funding_keyed_pan \(dialect.blobType) NOT NULL REFERENCES issuer_accounts (keyed_pan),
+                    expiry_year BIGINT NOT NULL, expiry_month BIGINT NOT NULL, requestor TEXT NOT NULL,
+                    provisioned_at BIGINT NOT NULL, status TEXT NOT NULL, last_atc BIGINT)
+                """,
+                "CREATE INDEX issuer_device_tokens_by_funding ON issuer_device_tokens (funding_keyed_pan)",
+            ]
         },
     ]
 

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// An Apple Pay token as the app received it, passed through as JSON: a whole `PKPaymentToken` object (with
+/// `paymentData`) or its `paymentData` object alone. The gateway verifies and decrypts it; this type only keeps it
+/// whole, so that the API types need no Apple Pay module.
+///
+/// Its description never shows the token (it holds the encrypted payment data and the signature).
+public struct ApplePayTokenJSON: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A JSON value. Numbers are kept as exact decimals.
+    indirect enum Value: Sendable, Hashable, Codable {
+        case null
+        case bool(Bool)
+        case number(Decimal)
+        case string(String)
+        case array([Value])
+        case object([String: Value])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode(Decimal.self) {
+                self = .number(value)
+            } else if let value = try? container.decode([Value].self) {
+                self = .array(value)
+            } else {
+                self = .object(try container.decode([String: Value].self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .null: try container.encodeNil()
+            case .bool(let value): try container.encode(value)
+            case .number(let value): try container.encode(value)
+            case .string(let value): try container.encode(value)
+            case .array(let value): try container.encode(value)
+            case .object(let value): try container.encode(value)
+            }
+        }
+    }
+
+    private let value: Value
+
+    /// Reads a token's JSON text.
+    /// - Throws: `DecodingError` when it is not a JSON object.
+    public init(json: Data) throws {
+        let value = try JSONDecoder().decode(Value.self, from: json)
+        guard case .object = value else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a token is a JSON object"))
+        }
+        self.value = value
+    }
+
+    /// Decodes the token object of a request body.
+    public init(from decoder: any Decoder) throws {
+        let value = try Value(from: decoder)
+        guard case .object = value else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a token is a JSON object"))
+        }
+        self.value = value
+    }
+
+    /// Encodes the token object.
+    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+
+    /// The token as compact JSON text, keys sorted.
+    public var json: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    }
+
+    /// Never the token.
+    public var description: String { "ApplePayTokenJSON(<redacted>)" }
+}

@@ -1,0 +1,46 @@
+import EMV
+import Foundation
+
+extension TokenVault {
+    /// What the vault found about a token payment: the token (its ATC now spent) or the result that ends it.
+    enum PaymentCheck: Sendable {
+        case verified(DeviceToken, atc: UInt16)
+        case failed(AuthorizationResult)
+    }
+
+    /// Checks a token payment's cryptogram and token, and spends its ATC (see the type's documentation).
+    ///
+    /// Order: master keys of the DPAN's range (`96`), cryptogram format, MAC over DPAN, amount and currency, and
+    /// time window (`88`); then, on the token in one unit: unknown or deleted (`14`), suspended (`05`), expiry
+    /// (`54`), ATC not above the last (`63`).
+    func check(
+        dpan: PAN, expiry: ExpiryDate?, cryptogram bytes: [UInt8], amount: Int, currencyCode: Int, at date: Date
+    ) async -> PaymentCheck {
+        guard let key = try? cryptogramKey(for: dpan) else { return .failed(.systemMalfunction) }
+        guard let cryptogram = try? OnlinePaymentCryptogram(bytes: bytes),
+            (try? cryptogram.verify(tokenKey: key, dpan: dpan.digits, amount: amount, currencyCode: currencyCode))
+                == true,
+            abs(cryptogram.time.timeIntervalSince(date)) <= cryptogramValidity
+        else { return .failed(.cryptogramFailure) }
+        let today = try? EMVDate(date, timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+        let atc = cryptogram.atc
+        let outcome: PaymentCheck?
+        do {
+            outcome = try await tokens.updateToken(keys.keyedHash(of: dpan)) { token -> PaymentCheck in
+                switch token.status {
+                case .active: break
+                case .suspended: return .failed(.doNotHonour)
+                case .deleted: return .failed(.unknownCard)
+                }
+                if let expiry, expiry != token.expiry { return .failed(.expiredCard) }
+                guard let today, !token.expiry.isExpired(on: today) else { return .failed(.expiredCard) }
+                if let last = token.lastATC, atc <= last { return .failed(.cryptogramReplayed) }
+                token.lastATC = atc
+                return .verified(token, atc: atc)
+            }
+        } catch {
+            return .failed(.systemMalfunction)
+        }
+        return outcome ?? .failed(.unknownCard)
+    }
+}
