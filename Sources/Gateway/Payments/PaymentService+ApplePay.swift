@@ -13,7 +13,7 @@ extension PaymentService {
     /// device. The card shown is the DPAN's BIN and last four, entry mode `applePay`.
     func authorizeApplePay(
         _ request: CreateApplePayPaymentRequest, caller: Caller, acceptance: ApplePayAcceptance
-    ) async throws -> Payment {
+    ) async throws -> GatewayAPI.Payment {
         guard caller.credential != .readerToken else {
             throw GatewayAPIError(code: .forbidden, message: "payments take a reader session or an API key")
         }
@@ -40,7 +40,7 @@ extension PaymentService {
         }
         let now = clock()
         var record = PaymentRecord(
-            payment: Payment(
+            payment: GatewayAPI.Payment(
                 id: EntityID.make("pay"), merchantId: caller.merchantId, deviceId: deviceId, readId: nil,
                 kind: .purchase, status: .processing, captureMethod: request.captureMethod ?? .automatic,
                 amount: request.amount, currency: currency.alphabeticCode, capturedAmount: 0, refundedAmount: 0,

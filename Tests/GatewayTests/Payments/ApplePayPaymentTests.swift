@@ -75,7 +75,7 @@ struct ApplePayPaymentTests {
         let status: Int
         let text: String
 
-        func payment() throws -> Payment { try JSONDecoder.gatewayAPI.decode(Payment.self, from: Data(text.utf8)) }
+        func payment() throws -> GatewayAPI.Payment { try JSONDecoder.gatewayAPI.decode(GatewayAPI.Payment.self, from: Data(text.utf8)) }
         func code() throws -> String? {
             try JSONDecoder().decode(Problem.self, from: Data(text.utf8)).code
         }
