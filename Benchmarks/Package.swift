@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
         // The Apple Pay benchmark's floor calls swift-crypto directly (same version as the library's).
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
     ],
     targets: [
         .executableTarget(
@@ -62,6 +64,8 @@ let package = Package(
                 .product(name: "EMV", package: contactless),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ApplePayBenchmarks",

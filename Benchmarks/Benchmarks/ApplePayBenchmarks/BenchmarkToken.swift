@@ -58,7 +58,8 @@ struct BenchmarkToken: Sendable {
             guard let currency = Currency(alphabeticCode: "USD") else { throw SetupError(description: "no USD") }
             let token = try await service.token(
                 for: TokenRequest(
-                    merchantIdentifier: "merchant.com.example.bench", amount: Amount(minorUnits: 2_500, currency: currency)
+                    merchantIdentifier: "merchant.com.example.bench",
+                    amount: Amount(minorUnits: 2_500, currency: currency)
                 ),
                 account: DeviceAccount(
                     accountNumber: try PAN("4761739001010010"), expiry: try ExpiryDate(year: 2028, month: 2),

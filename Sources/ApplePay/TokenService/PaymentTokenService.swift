@@ -18,7 +18,9 @@ public struct PaymentTokenService: Sendable {
     /// A service signing with `pki`'s leaf at `clock`'s time.
     public init(
         pki: TestPaymentPKI, clock: @escaping @Sendable () -> Date = { Date() },
-        transactionIdentifiers: @escaping @Sendable () -> [UInt8] = { PaymentTokenService.randomTransactionIdentifier() }
+        transactionIdentifiers: @escaping @Sendable () -> [UInt8] = {
+            PaymentTokenService.randomTransactionIdentifier()
+        }
     ) {
         self.pki = pki
         self.clock = clock
@@ -52,7 +54,8 @@ public struct PaymentTokenService: Sendable {
         guard cryptogram.payloadKind == request.payloadKind else {
             throw TokenServiceError(
                 code: .cryptogramMismatch,
-                message: "asked for a \(request.payloadKind.rawValue) cryptogram, got \(cryptogram.payloadKind.rawValue)"
+                message:
+                    "asked for a \(request.payloadKind.rawValue) cryptogram, got \(cryptogram.payloadKind.rawValue)"
             )
         }
         let payload = try JSONEncoder().encode(

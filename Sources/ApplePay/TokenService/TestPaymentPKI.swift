@@ -27,6 +27,7 @@ public struct TestPaymentPKI: Sendable {
 
     /// Which of Apple's marker extensions the certificates carry; tests of a verifier leave one out.
     public struct Markers: OptionSet, Hashable, Sendable {
+        /// The bits of the set.
         public let rawValue: Int
         /// A set from its raw value.
         public init(rawValue: Int) { self.rawValue = rawValue }

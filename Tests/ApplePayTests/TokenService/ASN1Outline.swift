@@ -11,7 +11,8 @@ struct ASN1Outline: Equatable, CustomStringConvertible {
         var object: String?
 
         var description: String {
-            String(repeating: " ", count: depth) + type + (indefinite ? " (inf)" : "") + (object.map { " :\($0)" } ?? "")
+            String(repeating: " ", count: depth) + type + (indefinite ? " (inf)" : "")
+                + (object.map { " :\($0)" } ?? "")
         }
     }
 

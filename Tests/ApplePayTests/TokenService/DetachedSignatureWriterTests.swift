@@ -103,7 +103,8 @@ struct DetachedSignatureWriterTests {
     @Test("swift-asn1's BER parser reads it back: signing time, digest and both certificates in order")
     func berParserReadsItBack() throws {
         let pki = TokenServiceFixture.pki
-        let signature = try pki.signatureWriter.signature(over: Self.content, signingTime: TokenServiceFixture.signingTime)
+        let signature = try pki.signatureWriter.signature(
+            over: Self.content, signingTime: TokenServiceFixture.signingTime)
         #expect(Array(signature.prefix(2)) == [0x30, 0x80])
         #expect(Array(signature.suffix(6)) == [0, 0, 0, 0, 0, 0])
 
@@ -117,7 +118,9 @@ struct DetachedSignatureWriterTests {
         else { Issue.record("no SignedData"); return }
         let fields = Array(signedData)
         #expect(fields.count == 5)
-        guard case .constructed(let certificateNodes) = fields[3].content else { Issue.record("no certificates"); return }
+        guard case .constructed(let certificateNodes) = fields[3].content else {
+            Issue.record("no certificates"); return
+        }
         let certificates = try certificateNodes.map { try Certificate(derEncoded: Array($0.encodedBytes)) }
         #expect(certificates == [pki.leaf, pki.intermediate])
 

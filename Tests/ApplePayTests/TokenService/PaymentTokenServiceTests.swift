@@ -19,7 +19,9 @@ struct PaymentTokenServiceTests {
 
     static let cases: [Case] = TestPaymentPKI.MerchantKeyType.allCases.flatMap { merchant in
         PaymentPayload.DataType.allCases.flatMap { payload in
-            [nil, Data(#"{"orderId":"A-1042"}"#.utf8)].map { Case(merchant: merchant, payload: payload, applicationData: $0) }
+            [nil, Data(#"{"orderId":"A-1042"}"#.utf8)].map {
+                Case(merchant: merchant, payload: payload, applicationData: $0)
+            }
         }
     }
 
@@ -39,7 +41,9 @@ struct PaymentTokenServiceTests {
             + (try data.header.applicationData.map { try #require([UInt8](hex: $0)) } ?? [])
     }
 
-    @Test("the header says what Apple's does: version by key, key hash, transaction id, applicationData hash", arguments: cases)
+    @Test(
+        "the header says what Apple's does: version by key, key hash, transaction id, applicationData hash",
+        arguments: cases)
     func header(testCase: Case) async throws {
         let merchant = TokenServiceFixture.merchant(testCase.merchant)
         let token = try await TokenServiceFixture.service.token(
@@ -63,8 +67,11 @@ struct PaymentTokenServiceTests {
         #expect(header.transactionId.count == 64)
         #expect(header.transactionId == header.transactionId.lowercased())
         #expect(token.transactionIdentifier == header.transactionId)
-        #expect(header.applicationData == testCase.applicationData.map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() })
-        #expect(token.paymentMethod == PaymentMethodDescription(displayName: "Visa 0010", network: "Visa", type: "credit"))
+        #expect(
+            header.applicationData
+                == testCase.applicationData.map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() })
+        #expect(
+            token.paymentMethod == PaymentMethodDescription(displayName: "Visa 0010", network: "Visa", type: "credit"))
         if let ephemeral = header.ephemeralPublicKey {
             // An X.509 SubjectPublicKeyInfo of a P-256 key, as Apple's.
             let key = try P256.KeyAgreement.PublicKey(derRepresentation: try #require(Data(base64Encoded: ephemeral)))
@@ -92,7 +99,8 @@ struct PaymentTokenServiceTests {
         let certificateFile = directory.appendingPathComponent("certificate.pem")
         let keyFile = directory.appendingPathComponent("key.pem")
         try JSONEncoder().encode(token).write(to: tokenFile)
-        try merchant.certificate.serializeAsPEM().pemString.write(to: certificateFile, atomically: true, encoding: .utf8)
+        try merchant.certificate.serializeAsPEM().pemString.write(
+            to: certificateFile, atomically: true, encoding: .utf8)
         try merchant.privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
         let output = try ExternalTool.run(
             python, [ExternalTool.decryptScript.path, tokenFile.path, certificateFile.path, keyFile.path]
@@ -114,7 +122,8 @@ struct PaymentTokenServiceTests {
             #expect(details["eciIndicator"] as? String == "7")
             #expect(details["emvData"] == nil)
         case .emv:
-            #expect(details["emvData"] as? String == Data([0x9F, 0x26, 0x08] + [UInt8](0x21...0x28)).base64EncodedString())
+            #expect(
+                details["emvData"] as? String == Data([0x9F, 0x26, 0x08] + [UInt8](0x21...0x28)).base64EncodedString())
             #expect(details["onlinePaymentCryptogram"] == nil)
         }
     }
@@ -223,11 +232,13 @@ struct PaymentTokenServiceTests {
             cryptogramSource: TokenServiceFixture.cryptogramSource
         )
         let request = try Self.request(Case(merchant: .rsa2048, payload: .emv))
-        let token = try await device.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
+        let token = try await device.authorize(
+            request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
         #expect(token.paymentData.version == "RSA_v1")
         #expect(token.paymentMethod?.displayName == "Visa 0010")
         let empty = SimulatedDevice(
-            accounts: [], tokenService: TokenServiceFixture.service, cryptogramSource: TokenServiceFixture.cryptogramSource
+            accounts: [], tokenService: TokenServiceFixture.service,
+            cryptogramSource: TokenServiceFixture.cryptogramSource
         )
         await #expect(throws: TokenServiceError.noAccount) {
             try await empty.authorize(request, merchantCertificate: TokenServiceFixture.rsaMerchant.certificate)
@@ -237,7 +248,8 @@ struct PaymentTokenServiceTests {
     @Test("descriptions and errors show no account number or cryptogram")
     func nothingSensitiveInDescriptions() async throws {
         let account = TokenServiceFixture.account
-        let cryptogram = DeviceCryptogram.threeDSecure(onlinePaymentCryptogram: [0xAB, 0xCD, 0xEF, 0x12], eciIndicator: "5")
+        let cryptogram = DeviceCryptogram.threeDSecure(
+            onlinePaymentCryptogram: [0xAB, 0xCD, 0xEF, 0x12], eciIndicator: "5")
         let request = CryptogramRequest(
             accountNumber: account.accountNumber, expiry: account.expiry,
             amount: Amount(minorUnits: 1, currency: try #require(Currency(alphabeticCode: "USD"))),

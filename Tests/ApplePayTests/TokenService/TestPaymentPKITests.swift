@@ -24,12 +24,15 @@ struct TestPaymentPKITests {
         #expect(pki.root.extensions[oid: Self.intermediateMarker] == nil)
         #expect(pki.leaf.issuer == pki.intermediate.subject)
         #expect(pki.intermediate.issuer == pki.root.subject)
-        #expect(P256.Signing.PublicKey(pki.leaf.publicKey)?.rawRepresentation == pki.leafKey.publicKey.rawRepresentation)
+        #expect(
+            P256.Signing.PublicKey(pki.leaf.publicKey)?.rawRepresentation == pki.leafKey.publicKey.rawRepresentation)
     }
 
-    @Test("a PKI without markers leaves out the ones not asked for", arguments: [
-        TestPaymentPKI.Markers.leaf, .intermediate, [],
-    ])
+    @Test(
+        "a PKI without markers leaves out the ones not asked for",
+        arguments: [
+            TestPaymentPKI.Markers.leaf, .intermediate, [],
+        ])
     func withoutMarkers(markers: TestPaymentPKI.Markers) throws {
         let pki = try TestPaymentPKI(validity: TokenServiceFixture.validity, markers: markers)
         #expect((pki.leaf.extensions[oid: Self.leafMarker] != nil) == markers.contains(.leaf))
@@ -52,7 +55,9 @@ struct TestPaymentPKITests {
         #expect(ours.issuer == TokenServiceFixture.pki.merchantCA.subject)
     }
 
-    @Test("openssl verifies the leaf and a merchant certificate up to the test root", .enabled(if: ExternalTool.openssl != nil))
+    @Test(
+        "openssl verifies the leaf and a merchant certificate up to the test root",
+        .enabled(if: ExternalTool.openssl != nil))
     func opensslVerifiesChains() throws {
         let openssl = try #require(ExternalTool.openssl)
         let pki = TokenServiceFixture.pki

@@ -57,7 +57,8 @@ struct TokenRoundTripTests {
 
     @Test("a token with applicationData is refused when other data is supplied")
     func otherApplicationData() async throws {
-        let token = try await Self.token(.init(merchant: .p256, payload: .threeDSecure, applicationData: Data("a".utf8)))
+        let token = try await Self.token(
+            .init(merchant: .p256, payload: .threeDSecure, applicationData: Data("a".utf8)))
         await #expect(throws: ApplePayError.applicationDataMismatch) {
             try await Self.decryptor().decrypt(token, applicationData: Array("b".utf8))
         }
@@ -71,14 +72,17 @@ struct TokenRoundTripTests {
         }
     }
 
-    @Test("a PKI without a marker makes tokens the verifier refuses for that marker", arguments: [
-        TestPaymentPKI.Markers.intermediate, .leaf,
-    ])
+    @Test(
+        "a PKI without a marker makes tokens the verifier refuses for that marker",
+        arguments: [
+            TestPaymentPKI.Markers.intermediate, .leaf,
+        ])
     func missingMarker(kept: TestPaymentPKI.Markers) async throws {
         let pki = try TestPaymentPKI(validity: TokenServiceFixture.validity, markers: kept)
         let service = PaymentTokenService(pki: pki, clock: { TokenServiceFixture.signingTime })
         let token = try await Self.token(.init(merchant: .p256, payload: .threeDSecure), service: service)
-        await #expect(throws: kept == .leaf ? ApplePayError.intermediateMarkerMissing : ApplePayError.leafMarkerMissing) {
+        await #expect(throws: kept == .leaf ? ApplePayError.intermediateMarkerMissing : ApplePayError.leafMarkerMissing)
+        {
             try await Self.decryptor(pki: pki).decrypt(token)
         }
     }
