@@ -68,7 +68,26 @@ public final class SQLiteStorage: SQLDatabase {
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {
-        try await grouped { first async throws -> Swift.Result<Result, any Error> in
+        try await transaction(awaitingDisk: true, body)
+    }
+
+    /// Runs `body` in one transaction and returns once it is committed, not waiting for the disk (see
+    /// ``SQLDatabase/transactionDurableLater(_:)``).
+    public func transactionDurableLater<Result: Sendable>(
+        _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result {
+        try await transaction(awaitingDisk: false, body)
+    }
+
+    /// Returns once everything committed so far is on disk.
+    public func waitUntilDurable() async throws {
+        try await walSync.waitUntilAllDurable()
+    }
+
+    private func transaction<Result: Sendable>(
+        awaitingDisk: Bool, _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result {
+        try await grouped(awaitingDisk: awaitingDisk) { first async throws -> Swift.Result<Result, any Error> in
             let executor = Executor(storage: self)
             // The group's first member needs no savepoint: if it fails, rolling the group back undoes it alone. Later
             // members' savepoints stay on the stack until the commit (RELEASE would only cost a statement).
@@ -91,7 +110,7 @@ public final class SQLiteStorage: SQLDatabase {
     /// intact (undone to its savepoint); when it throws, the whole group is rolled back and fails with that error
     /// (for the first member that is just its own rollback).
     private func grouped<Value: Sendable>(
-        _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
+        awaitingDisk: Bool = true, _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
     ) async throws -> Value {
         await group.acquire()
         let first = !(await group.isOpen)
@@ -123,7 +142,8 @@ public final class SQLiteStorage: SQLDatabase {
         }
         // On disk before anyone hears of it; the lock is free meanwhile.
         do {
-            try await walSync.waitUntilDurable(try committed.get())
+            let sequence = try committed.get()
+            if awaitingDisk { try await walSync.waitUntilDurable(sequence) }
         } catch {
             if case .failure(let own) = outcome { throw own }
             throw error
@@ -167,7 +187,7 @@ public final class SQLiteStorage: SQLDatabase {
             }
         }
         // No sync may run on a closed connection: finish them (and let their waiters go) first.
-        try? await walSync.finish()
+        try? await walSync.waitUntilAllDurable()
         handle.close()
         await group.release()
     }

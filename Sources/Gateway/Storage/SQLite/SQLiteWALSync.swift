@@ -60,8 +60,9 @@ actor SQLiteWALSync {
         }
     }
 
-    /// Waits for a sync under way and syncs what is left, so the connection can close.
-    func finish() async throws {
+    /// Returns once every commit counted so far is on disk (also before the connection closes: no sync may run
+    /// on a closed connection).
+    func waitUntilAllDurable() async throws {
         try await waitUntilDurable(committed)
     }
 }
