@@ -113,7 +113,9 @@ extension IdempotentResponder {
         }
 
         /// Stores the answer on `executor`, a transaction's.
-        func write(status: HTTPResponse.Status, body: [UInt8], on executor: any SQLExecutor) async throws(StorageError) {
+        func write(
+            status: HTTPResponse.Status, body: [UInt8], on executor: any SQLExecutor
+        ) async throws(StorageError) {
             try await IdempotencyStore().complete(
                 merchantId: merchantId, key: key, status: Int(status.code), body: body, on: executor)
         }

@@ -18,8 +18,8 @@ struct PaymentController: Sendable {
             try await mutate(request, context) { (body: CreatePaymentRequest, caller, claim) in
                 do {
                     // The answer is stored with the payment's outcome: one commit fewer per authorization.
-                    let payment = try await service.authorize(
-                        body, caller: caller, answer: claim.map { .init(claim: $0, status: .created) })
+                    let answer = claim.map { IdempotentResponder.Answer(claim: $0, status: .created) }
+                    let payment = try await service.authorize(body, caller: caller, answer: answer)
                     metrics.recordAuthorization(result: payment.status.rawValue)
                     return JSONResponse(payment, status: .created)
                 } catch let error as GatewayAPIError {

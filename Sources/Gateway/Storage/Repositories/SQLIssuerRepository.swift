@@ -107,7 +107,8 @@ public struct SQLIssuerRepository: IssuerRepository {
     private func authorizationTransaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {
-        awaitsDisk ? try await database.transaction(body) : try await database.transactionDurableLater(body)
+        if awaitsDisk { return try await database.transaction(body) }
+        return try await database.transactionDurableLater(body)
     }
 
     /// Reverses an approved authorisation of the account, restoring its amount exactly once.

@@ -155,7 +155,7 @@ public final class SQLiteStorage: SQLDatabase {
     /// up the lock; returns the commit's sequence number for ``SQLiteWALSync``, or the error the group failed with.
     @discardableResult
     private func endGroup(commit: Bool, failure: (any Error)?) async -> Swift.Result<UInt64, any Error> {
-        var outcome: Swift.Result<UInt64, any Error>
+        let outcome: Swift.Result<UInt64, any Error>
         if let failure {
             outcome = .failure(failure)
         } else {
