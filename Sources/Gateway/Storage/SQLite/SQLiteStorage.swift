@@ -23,7 +23,14 @@ public final class SQLiteStorage: SQLDatabase {
 
     private init(handle: SQLiteHandle, inMemory: Bool) {
         self.handle = handle
-        walSync = SQLiteWALSync(sync: inMemory ? nil : { try handle.syncWAL() })
+        // An in-memory database has nothing to sync.
+        let sync: (@Sendable () throws -> Void)?
+        if inMemory {
+            sync = nil
+        } else {
+            sync = { () throws -> Void in try handle.syncWAL() }
+        }
+        walSync = SQLiteWALSync(sync: sync)
     }
 
     /// Opens (creating if needed) the database file at `path`, or an in-memory database when `path` is nil.
