@@ -23,11 +23,12 @@ struct IdempotentResponder: Sendable {
     let clock: @Sendable () -> Date
     let store = IdempotencyStore()
 
-    /// The response to `request` (whose body is `body`) for `merchantId`, from `run` or the stored one.
+    /// The response to `request` (whose body is `body`) for `merchantId`, from `run` or the stored one. `run` gets
+    /// the key it runs under (nil without the header); it may store its answer itself (``Claim``).
     func respond(
-        to request: Request, body: ByteBuffer, merchantId: String, _ run: () async throws -> Response
+        to request: Request, body: ByteBuffer, merchantId: String, _ run: (Claim?) async throws -> Response
     ) async throws -> Response {
-        guard let key = request.headers[Self.headerName] else { return try await run() }
+        guard let key = request.headers[Self.headerName] else { return try await run(nil) }
         guard (1...255).contains(key.utf8.count) else {
             throw GatewayAPIError(code: .invalidRequest, message: "Idempotency-Key must be 1 to 255 characters")
         }
@@ -41,7 +42,10 @@ struct IdempotentResponder: Sendable {
                 merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease, on: database)
             {
             case .claimed:
-                let response = try await Self.capture(run)
+                let claim = Claim(merchantId: merchantId, key: key)
+                let response = try await Self.capture { try await run(claim) }
+                // Stored by the request's own last transaction: that is the answer a retry gets, so it is this one's.
+                if let stored = claim.stored { return stored.make(replayed: false) }
                 try await store.complete(
                     merchantId: merchantId, key: key, status: response.status, body: response.body,
                     on: database)
@@ -76,7 +80,7 @@ struct IdempotentResponder: Sendable {
         return StoredResponse(status: Int(response.status.code), body: Array(collected.readableBytesView))
     }
 
-    private struct StoredResponse {
+    struct StoredResponse: Sendable {
         let status: Int
         let body: [UInt8]
 
@@ -89,6 +93,56 @@ struct IdempotentResponder: Sendable {
             return Response(
                 status: HTTPResponse.Status(code: status), headers: headers,
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+    }
+}
+
+extension IdempotentResponder {
+    /// The key a request runs under, for a request that stores its answer in its own last transaction rather than
+    /// in one more commit afterwards: ``write(status:body:on:)`` in that transaction, then, once it has committed,
+    /// ``didStore(status:body:)``; the responder then answers with exactly that.
+    final class Claim: @unchecked Sendable {
+        let merchantId: String
+        let key: String
+        private let lock = NSLock()
+        private var answer: StoredResponse?
+
+        init(merchantId: String, key: String) {
+            self.merchantId = merchantId
+            self.key = key
+        }
+
+        /// Stores the answer on `executor`, a transaction's.
+        func write(
+            status: HTTPResponse.Status, body: [UInt8], on executor: any SQLExecutor
+        ) async throws(StorageError) {
+            try await IdempotencyStore().complete(
+                merchantId: merchantId, key: key, status: Int(status.code), body: body, on: executor)
+        }
+
+        /// The transaction that wrote the answer has committed.
+        func didStore(status: HTTPResponse.Status, body: [UInt8]) {
+            lock.withLock { answer = StoredResponse(status: Int(status.code), body: body) }
+        }
+
+        /// The answer stored, if the request stored one.
+        var stored: StoredResponse? { lock.withLock { answer } }
+    }
+
+    /// A claimed key and the status its request answers with when it succeeds: what a service needs to store the
+    /// answer in its last transaction.
+    struct Answer: Sendable {
+        let claim: Claim
+        let status: HTTPResponse.Status
+
+        /// Stores `body` as the answer on `executor`, the request's last transaction.
+        func write(_ body: [UInt8], on executor: any SQLExecutor) async throws(StorageError) {
+            try await claim.write(status: status, body: body, on: executor)
+        }
+
+        /// The transaction that wrote `body` has committed.
+        func didStore(_ body: [UInt8]) {
+            claim.didStore(status: status, body: body)
         }
     }
 }

@@ -10,7 +10,7 @@ struct ApplePayController: Sendable {
 
     func addRoutes(to group: some RouterMethods<GatewayRequestContext>) {
         group.post("v1/applepay/payments") { request, context in
-            try await payments.mutate(request, context) { (body: CreateApplePayPaymentRequest, caller) in
+            try await payments.mutate(request, context) { (body: CreateApplePayPaymentRequest, caller, _) in
                 do {
                     let payment = try await payments.service.authorizeApplePay(
                         body, caller: caller, acceptance: acceptance)

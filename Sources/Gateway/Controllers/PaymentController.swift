@@ -15,9 +15,11 @@ struct PaymentController: Sendable {
 
     func addRoutes(to group: some RouterMethods<GatewayRequestContext>) {
         group.post("v1/payments") { request, context in
-            try await mutate(request, context) { (body: CreatePaymentRequest, caller) in
+            try await mutate(request, context) { (body: CreatePaymentRequest, caller, claim) in
                 do {
-                    let payment = try await service.authorize(body, caller: caller)
+                    // The answer is stored with the payment's outcome: one commit fewer per authorization.
+                    let answer = claim.map { IdempotentResponder.Answer(claim: $0, status: .created) }
+                    let payment = try await service.authorize(body, caller: caller, answer: answer)
                     metrics.recordAuthorization(result: payment.status.rawValue)
                     return JSONResponse(payment, status: .created)
                 } catch let error as GatewayAPIError {
@@ -51,25 +53,25 @@ struct PaymentController: Sendable {
         }
         group.post("v1/payments/:id/pin") { request, context in
             let id = try context.parameters.require("id")
-            return try await mutate(request, context) { (body: PINSubmission, caller) in
+            return try await mutate(request, context) { (body: PINSubmission, caller, _) in
                 JSONResponse(try await service.submitPIN(body, paymentId: id, caller: caller))
             }
         }
         group.post("v1/payments/:id/capture") { request, context in
             let id = try context.parameters.require("id")
-            return try await mutate(request, context) { (body: CaptureRequest, caller) in
+            return try await mutate(request, context) { (body: CaptureRequest, caller, _) in
                 JSONResponse(try await service.capture(id, amount: body.amount, caller: caller))
             }
         }
         group.post("v1/payments/:id/void") { request, context in
             let id = try context.parameters.require("id")
-            return try await mutate(request, context) { (_: EmptyBody, caller) in
+            return try await mutate(request, context) { (_: EmptyBody, caller, _) in
                 JSONResponse(try await service.void(id, caller: caller))
             }
         }
         group.post("v1/payments/:id/refunds") { request, context in
             let id = try context.parameters.require("id")
-            return try await mutate(request, context) { (body: CreateRefundRequest, caller) in
+            return try await mutate(request, context) { (body: CreateRefundRequest, caller, _) in
                 JSONResponse(try await service.refund(id, request: body, caller: caller), status: .created)
             }
         }
@@ -78,20 +80,21 @@ struct PaymentController: Sendable {
                 try await service.refunds(ofPayment: try context.parameters.require("id"), caller: try Self.caller(context)))
         }
         group.post("v1/refunds") { request, context in
-            try await mutate(request, context) { (body: CreateRefundRequest, caller) in
+            try await mutate(request, context) { (body: CreateRefundRequest, caller, _) in
                 JSONResponse(try await service.refundCard(body, caller: caller), status: .created)
             }
         }
     }
 
-    /// Decodes the body as `Body` (an empty body decodes as `{}`), and runs `run` once per idempotency key.
+    /// Decodes the body as `Body` (an empty body decodes as `{}`), and runs `run` once per idempotency key (the
+    /// claimed key, nil without one).
     func mutate<Body: Decodable, Result: Encodable & Sendable>(
         _ request: Request, _ context: GatewayRequestContext,
-        _ run: @escaping (Body, Caller) async throws -> JSONResponse<Result>
+        _ run: @escaping (Body, Caller, IdempotentResponder.Claim?) async throws -> JSONResponse<Result>
     ) async throws -> Response {
         let caller = try Self.caller(context)
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        return try await idempotency.respond(to: request, body: buffer, merchantId: caller.merchantId) {
+        return try await idempotency.respond(to: request, body: buffer, merchantId: caller.merchantId) { claim in
             let bytes = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
             let body: Body
             do {
@@ -101,7 +104,7 @@ struct PaymentController: Sendable {
             } catch {
                 throw GatewayAPIError(code: .invalidRequest, message: "the body is not JSON")
             }
-            return try await run(body, caller).response(from: request, context: context)
+            return try await run(body, caller, claim).response(from: request, context: context)
         }
     }
 

@@ -15,6 +15,7 @@ public struct ReaderTokenAuthority: Sendable {
     private let collection: JWTKeyCollection
     private let keyId: String
     private let clock: @Sendable () -> Date
+    private let verified = VerifiedTokenCache()
 
     /// Creates an authority with the signing key of `keys`.
     public init(keys: GatewayKeys, clock: @escaping @Sendable () -> Date = { Date() }) async {
@@ -55,11 +56,16 @@ public struct ReaderTokenAuthority: Sendable {
     /// - Throws: ``GatewayAPIError/Code/invalidReaderToken`` or ``GatewayAPIError/Code/tokenExpired``.
     public func verify(_ token: String) async throws(GatewayAPIError) -> Caller {
         let claims: ReaderClaims
-        do {
-            claims = try await collection.verify(token, as: ReaderClaims.self)
-        } catch {
-            // The library's error can quote parts of the token: keep only the fact.
-            throw GatewayAPIError(code: .invalidReaderToken, message: "the token is not one this gateway signed")
+        if let known = verified.claims(of: token) {
+            claims = known
+        } else {
+            do {
+                claims = try await collection.verify(token, as: ReaderClaims.self)
+            } catch {
+                // The library's error can quote parts of the token: keep only the fact.
+                throw GatewayAPIError(code: .invalidReaderToken, message: "the token is not one this gateway signed")
+            }
+            verified.remember(token, claims)
         }
         guard Int(clock().timeIntervalSince1970.rounded(.down)) < claims.exp else {
             throw GatewayAPIError(code: .tokenExpired, message: "the token has expired")

@@ -31,8 +31,11 @@ struct PaymentService: Sendable {
 
     // MARK: Authorisation
 
-    /// Opens the read's card data and authorises it.
-    func authorize(_ request: CreatePaymentRequest, caller: Caller) async throws -> Payment {
+    /// Opens the read's card data and authorises it; `answer` stores the request's idempotent answer (the payment)
+    /// in the transaction that stores the outcome.
+    func authorize(
+        _ request: CreatePaymentRequest, caller: Caller, answer: IdempotentResponder.Answer? = nil
+    ) async throws -> Payment {
         let kind = request.kind ?? .purchase
         let currency = try Self.currency(request.currency)
         switch kind {
@@ -63,7 +66,7 @@ struct PaymentService: Sendable {
         if kind == .verification { record.payment.verificationReason = request.verificationReason ?? .other }
         let read = OpenedRead(id: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(CardDataOpener.maximumAge))
         let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: nil, opening: read)
-        return try await exchange(message, record: record, card: card)
+        return try await exchange(message, record: record, card: card, answer: answer)
     }
 
     /// A read to record as opened with the payment made from it.
@@ -140,8 +143,11 @@ struct PaymentService: Sendable {
         return message
     }
 
-    /// Sends the 0100 and stores the issuer's answer (or the lack of one).
-    func exchange(_ message: ISO8583Message, record: PaymentRecord, card: CardAuthorizationData) async throws -> Payment {
+    /// Sends the 0100 and stores the issuer's answer (or the lack of one); `answer`, if any, is written with it.
+    func exchange(
+        _ message: ISO8583Message, record: PaymentRecord, card: CardAuthorizationData,
+        answer: IdempotentResponder.Answer? = nil
+    ) async throws -> Payment {
         let response: ISO8583Message
         do {
             response = try await issuer.send(message, timeout: issuerTimeout)
@@ -152,13 +158,14 @@ struct PaymentService: Sendable {
                 code: .issuerUnavailable,
                 message: "the issuer did not answer in time; payment \(record.payment.id) was reversed")
         }
-        return try await store(response, for: record, card: card)
+        return try await store(response, for: record, card: card, answer: answer)
     }
 
-    /// Stores the 0110's outcome.
-    private func store(_ response: ISO8583Message, for record: PaymentRecord, card: CardAuthorizationData) async throws
-        -> Payment
-    {
+    /// Stores the 0110's outcome, and `answer` (the payment as the API shows it) in the same transaction.
+    private func store(
+        _ response: ISO8583Message, for record: PaymentRecord, card: CardAuthorizationData,
+        answer reply: IdempotentResponder.Answer?
+    ) async throws -> Payment {
         // An answer that does not read is treated as the issuer's system malfunction: declined, nothing to reverse.
         let answer = (try? AuthorizationResponse(response)) ?? AuthorizationResponse(responseCode: .systemMalfunction)
         let code = answer.responseCode
@@ -196,22 +203,32 @@ struct PaymentService: Sendable {
             record.forgetCardData()
         }
         record.payment = payment
-        try await save(record, at: now, actor: "issuer", action: payment.status.rawValue, detail: "response \(code.rawValue)")
         if let pinToken, let deadline = record.pinDeadline {
             payment.pinRequest = PINRequest(pinToken: pinToken, expiresAt: deadline)
         }
+        let body = try reply.map { _ in Array(try JSONResponse(payment).encoded()) }
+        try await save(
+            record, at: now, actor: "issuer", action: payment.status.rawValue, detail: "response \(code.rawValue)"
+        ) { executor in
+            if let reply, let body { try await reply.write(body, on: executor) }
+        }
+        if let reply, let body { reply.didStore(body) }
         return payment
     }
 
     // MARK: Support
 
-    /// Stores `record` and its audit row in one transaction.
-    func save(_ record: PaymentRecord, at date: Date, actor: String, action: String, detail: String) async throws {
+    /// Stores `record` and its audit row in one transaction, with whatever `also` writes.
+    func save(
+        _ record: PaymentRecord, at date: Date, actor: String, action: String, detail: String,
+        also: @Sendable (any SQLExecutor) async throws -> Void = { _ in }
+    ) async throws {
         try await database.transaction { executor in
             try await repository.update(record, on: executor)
             try await AuditLog.record(
                 on: executor, at: date, actor: actor, entity: "payment", id: record.payment.id, action: action,
                 detail: detail)
+            try await also(executor)
         }
     }
 

@@ -18,4 +18,27 @@ public protocol SQLDatabase: SQLExecutor, Service {
     func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result
+
+    /// Runs `body` in one transaction like ``transaction(_:)``, but may return once it is committed, before it is
+    /// on disk. Only for writes nothing outside the process relies on until a later ``transaction(_:)`` has
+    /// returned, which makes them durable too (commits reach the disk in commit order); whoever shows what it
+    /// read to the outside first calls ``waitUntilDurable()``. SQLite returns early; PostgreSQL waits as always.
+    func transactionDurableLater<Result: Sendable>(
+        _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result
+
+    /// Returns once everything committed so far is on disk (at once on PostgreSQL, whose commits always wait).
+    func waitUntilDurable() async throws
+}
+
+extension SQLDatabase {
+    /// A plain ``transaction(_:)``: its commit is on disk when it returns.
+    public func transactionDurableLater<Result: Sendable>(
+        _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result {
+        try await transaction(body)
+    }
+
+    /// Nothing to wait for: every commit of this database is on disk when it returns.
+    public func waitUntilDurable() async throws {}
 }

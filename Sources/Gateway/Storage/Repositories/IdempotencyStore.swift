@@ -22,11 +22,14 @@ struct IdempotencyStore: Sendable {
     static let retention: TimeInterval = 24 * 3600
 
     /// Claims `key` for the request with `requestHash` at `now`, with a lease of `lease`.
+    ///
+    /// The claim does not wait for the disk: nothing outside learns of it before the request's own durable commits
+    /// (which make it durable too), and a stored response is replayed only once it is on disk.
     func claim(
         merchantId: String, key: String, requestHash: [UInt8], now: Date, lease: TimeInterval,
         on database: any SQLDatabase
     ) async throws -> Claim {
-        try await database.transaction { executor in
+        let claim = try await database.transactionDurableLater { executor -> Claim in
             let inserted = try await executor.query(
                 """
                 INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, created_at, locked_until)
@@ -67,6 +70,9 @@ struct IdempotencyStore: Sendable {
             guard let status = try row.optionalInteger("response_status") else { return .inProgress }
             return .completed(status: status, body: try row.optionalBlob("response_body") ?? [])
         }
+        // The response may come from a commit not yet on disk.
+        if case .completed = claim { try await database.waitUntilDurable() }
+        return claim
     }
 
     /// Stores the response of the request that claimed `key`.

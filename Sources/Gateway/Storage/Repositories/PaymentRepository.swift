@@ -13,19 +13,23 @@ struct PaymentRepository: Sendable {
         verification_reason
         """
 
+    /// The two statements every authorization runs, built once rather than per call.
+    private static let insertStatement =
+        "INSERT INTO payments (\(columns)) VALUES (\((1...32).map { "$\($0)" }.joined(separator: ", ")))"
+    private static let updateStatement: String = {
+        let names = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let assignments = names.enumerated().dropFirst().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
+        return "UPDATE payments SET \(assignments) WHERE id = $1"
+    }()
+
     /// Inserts a new payment.
     func insert(_ record: PaymentRecord, on executor: any SQLExecutor) async throws(StorageError) {
-        let placeholders = (1...32).map { "$\($0)" }.joined(separator: ", ")
-        try await executor.query(
-            "INSERT INTO payments (\(Self.columns)) VALUES (\(placeholders))", Self.binds(record))
+        try await executor.query(Self.insertStatement, Self.binds(record))
     }
 
     /// Writes every mutable column of `record`.
     func update(_ record: PaymentRecord, on executor: any SQLExecutor) async throws(StorageError) {
-        let binds = Self.binds(record)
-        let names = Self.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let assignments = names.enumerated().dropFirst().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
-        try await executor.query("UPDATE payments SET \(assignments) WHERE id = $1", binds)
+        try await executor.query(Self.updateStatement, Self.binds(record))
     }
 
     /// The merchant's payment with `id`, locked for update when `locking`.

@@ -12,10 +12,16 @@ public import Issuer
 public struct SQLIssuerRepository: IssuerRepository {
     /// Where the tables are; migrate ``IssuerSchema`` first.
     public let database: any SQLDatabase
+    /// Whether an authorization waits for its commit to be on disk before the host answers. The in-process issuer
+    /// of a gateway on the same database need not: its answer goes only to that gateway, which stores the payment's
+    /// outcome with a later commit that waits for the disk (and so brings this one there too) before anyone hears
+    /// of it; a crash before that leaves the payment `processing`, which is reversed.
+    public let awaitsDisk: Bool
 
     /// A repository over `database`.
-    public init(database: any SQLDatabase) {
+    public init(database: any SQLDatabase, awaitsDisk: Bool = true) {
         self.database = database
+        self.awaitsDisk = awaitsDisk
     }
 
     private static let accountColumns = """
@@ -63,7 +69,7 @@ public struct SQLIssuerRepository: IssuerRepository {
         _ keyedPAN: KeyedPANHash, _ decide: @Sendable (inout CardAccount) -> AuthorizationDecision
     ) async throws(IssuerError) -> AuthorizationDecision? {
         do {
-            return try await database.transaction { executor -> AuthorizationDecision? in
+            return try await authorizationTransaction { executor -> AuthorizationDecision? in
                 guard var account = try await Self.lockedAccount(keyedPAN, executor) else { return nil }
                 let decision = decide(&account)
                 try await executor.query(
@@ -95,6 +101,14 @@ public struct SQLIssuerRepository: IssuerRepository {
         } catch {
             throw Self.issuerError(error)
         }
+    }
+
+    /// A transaction for an authorization: waiting for the disk or not (``awaitsDisk``).
+    private func authorizationTransaction<Result: Sendable>(
+        _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result {
+        if awaitsDisk { return try await database.transaction(body) }
+        return try await database.transactionDurableLater(body)
     }
 
     /// Reverses an approved authorisation of the account, restoring its amount exactly once.

@@ -79,6 +79,18 @@ final class SQLiteHandle: @unchecked Sendable {
         }
     }
 
+    /// Syncs the write-ahead log to disk through SQLite's own file (the connection commits with
+    /// `synchronous=NORMAL`, see ``SQLiteWALSync``). Safe on any thread while the connection is open: it only
+    /// fsyncs the file's descriptor.
+    func syncWAL() throws(Failure) {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        let result = sqlite_nio_sqlite3_file_control(database, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file)
+        guard result == SQLITE_OK, let file, let methods = file.pointee.pMethods, let sync = methods.pointee.xSync
+        else { throw Failure(code: result == SQLITE_OK ? SQLITE_MISUSE : result, message: "no write-ahead log") }
+        let synced = sync(file, SQLITE_SYNC_NORMAL)
+        guard synced == SQLITE_OK else { throw Failure(code: synced, message: "cannot sync the write-ahead log") }
+    }
+
     private func prepared(_ sql: String) throws(Failure) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?

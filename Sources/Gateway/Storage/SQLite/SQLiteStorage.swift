@@ -2,13 +2,16 @@ import Logging
 import NIOPosix
 import ServiceLifecycle
 
-/// The embedded database: one SQLite file (WAL journal, `synchronous=FULL`, so a commit is on disk before it is
-/// acknowledged), or an in-memory database for tests.
+/// The embedded database: one SQLite file (WAL journal; a commit is on disk before it is acknowledged), or an
+/// in-memory database for tests.
 ///
 /// SQLite allows one writer at a time, so every statement and transaction goes through one connection behind a
 /// first-come lock. Concurrent transactions share commits (``SQLiteCommitGroup``): each runs in its own `SAVEPOINT`
 /// inside one `BEGIN IMMEDIATE … COMMIT`, and none returns before that commit is on disk; a lone transaction
-/// commits at once. A statement run outside a transaction joins the group the same way. Inside
+/// commits at once. A statement run outside a transaction joins the group the same way. The commit itself does not
+/// wait for the disk (`synchronous=NORMAL`): ``SQLiteWALSync`` syncs the WAL after the lock is given up, and each
+/// member returns once that sync covers its commit — as durable as `synchronous=FULL`, without holding the
+/// connection for the fsync. Inside
 /// ``transaction(_:)`` use only the executor it passes: calling the storage itself there would wait for the lock the
 /// transaction holds.
 public final class SQLiteStorage: SQLDatabase {
@@ -16,9 +19,18 @@ public final class SQLiteStorage: SQLDatabase {
     public let dialect = SQLDialect.sqlite
     private let handle: SQLiteHandle
     private let group = SQLiteCommitGroup()
+    private let walSync: SQLiteWALSync
 
-    private init(handle: SQLiteHandle) {
+    private init(handle: SQLiteHandle, inMemory: Bool) {
         self.handle = handle
+        // An in-memory database has nothing to sync.
+        let sync: (@Sendable () throws -> Void)?
+        if inMemory {
+            sync = nil
+        } else {
+            sync = { () throws -> Void in try handle.syncWAL() }
+        }
+        walSync = SQLiteWALSync(sync: sync)
     }
 
     /// Opens (creating if needed) the database file at `path`, or an in-memory database when `path` is nil.
@@ -32,8 +44,9 @@ public final class SQLiteStorage: SQLDatabase {
         } catch {
             throw StorageError(.connectionFailed, "cannot open the SQLite database: SQLite error \(error.code)")
         }
-        let storage = SQLiteStorage(handle: handle)
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"] {
+        let storage = SQLiteStorage(handle: handle, inMemory: path == nil)
+        // NORMAL: the commit does not fsync; SQLiteWALSync does, before anyone is told it committed.
+        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"] {
             try storage.execute(pragma, [])
         }
         return storage
@@ -62,7 +75,26 @@ public final class SQLiteStorage: SQLDatabase {
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result {
-        try await grouped { first async throws -> Swift.Result<Result, any Error> in
+        try await transaction(awaitingDisk: true, body)
+    }
+
+    /// Runs `body` in one transaction and returns once it is committed, not waiting for the disk (see
+    /// ``SQLDatabase/transactionDurableLater(_:)``).
+    public func transactionDurableLater<Result: Sendable>(
+        _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result {
+        try await transaction(awaitingDisk: false, body)
+    }
+
+    /// Returns once everything committed so far is on disk.
+    public func waitUntilDurable() async throws {
+        try await walSync.waitUntilAllDurable()
+    }
+
+    private func transaction<Result: Sendable>(
+        awaitingDisk: Bool, _ body: @Sendable (any SQLExecutor) async throws -> Result
+    ) async throws -> Result {
+        try await grouped(awaitingDisk: awaitingDisk) { first async throws -> Swift.Result<Result, any Error> in
             let executor = Executor(storage: self)
             // The group's first member needs no savepoint: if it fails, rolling the group back undoes it alone. Later
             // members' savepoints stay on the stack until the commit (RELEASE would only cost a statement).
@@ -85,7 +117,7 @@ public final class SQLiteStorage: SQLDatabase {
     /// intact (undone to its savepoint); when it throws, the whole group is rolled back and fails with that error
     /// (for the first member that is just its own rollback).
     private func grouped<Value: Sendable>(
-        _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
+        awaitingDisk: Bool = true, _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
     ) async throws -> Value {
         await group.acquire()
         let first = !(await group.isOpen)
@@ -105,42 +137,46 @@ public final class SQLiteStorage: SQLDatabase {
             await endGroup(commit: false, failure: error)
             throw error
         }
+        let committed: Swift.Result<UInt64, any Error>
         if await group.memberFinished() {
-            if let failure = await endGroup(commit: true, failure: nil) {
-                if case .failure(let own) = outcome { throw own }
-                throw failure
-            }
+            committed = await endGroup(commit: true, failure: nil)
         } else {
             do {
-                try await group.handOverAndAwaitCommit()
+                committed = .success(try await group.handOverAndAwaitCommit())
             } catch {
-                if case .failure(let own) = outcome { throw own }
-                throw error
+                committed = .failure(error)
             }
+        }
+        // On disk before anyone hears of it; the lock is free meanwhile.
+        do {
+            let sequence = try committed.get()
+            if awaitingDisk { try await walSync.waitUntilDurable(sequence) }
+        } catch {
+            if case .failure(let own) = outcome { throw own }
+            throw error
         }
         return try outcome.get()
     }
 
     /// Commits (or, with `commit` false, rolls back) the group's transaction, tells its waiting members, and gives
-    /// up the lock; returns the error the group failed with, if it did.
+    /// up the lock; returns the commit's sequence number for ``SQLiteWALSync``, or the error the group failed with.
     @discardableResult
-    private func endGroup(commit: Bool, failure: (any Error)?) async -> (any Error)? {
-        var failure = failure
-        if commit {
+    private func endGroup(commit: Bool, failure: (any Error)?) async -> Swift.Result<UInt64, any Error> {
+        let outcome: Swift.Result<UInt64, any Error>
+        if let failure {
+            outcome = .failure(failure)
+        } else {
             do {
                 try await self.commit()
+                outcome = .success(await walSync.didCommit())
             } catch {
-                failure = error
+                outcome = .failure(error)
             }
         }
-        if let failure {
-            _ = try? execute("ROLLBACK", [])
-            await group.closed(.failure(failure))
-        } else {
-            await group.closed(.success(()))
-        }
+        if case .failure = outcome { _ = try? execute("ROLLBACK", []) }
+        await group.closed(outcome)
         await group.release()
-        return failure
+        return outcome
     }
 
     /// Waits until the service group shuts down (or the task is cancelled), then closes the file.
@@ -151,12 +187,14 @@ public final class SQLiteStorage: SQLDatabase {
             // A group's member handed the lock to us: its members wait for this commit.
             do {
                 try await commit()
-                await group.closed(.success(()))
+                await group.closed(.success(await walSync.didCommit()))
             } catch {
                 _ = try? execute("ROLLBACK", [])
                 await group.closed(.failure(error))
             }
         }
+        // No sync may run on a closed connection: finish them (and let their waiters go) first.
+        try? await walSync.waitUntilAllDurable()
         handle.close()
         await group.release()
     }
@@ -174,8 +212,8 @@ public final class SQLiteStorage: SQLDatabase {
         }
     }
 
-    /// Commits on a thread of NIO's pool: the commit waits for the disk (fsync), which must not hold up one of the
-    /// few threads that run Swift's tasks.
+    /// Commits on a thread of NIO's pool: the commit writes the WAL and now and then checkpoints it (syncing the
+    /// files), which must not hold up one of the few threads that run Swift's tasks.
     fileprivate func commit() async throws {
         try await NIOThreadPool.singleton.runIfActive { try self.execute("COMMIT", []) }
     }
