@@ -1,3 +1,5 @@
+public import EMV
+
 /// The decrypted payment data of a token in its wire JSON, key for key as Apple's "Payment token format
 /// reference" lists them: what a decryptor reads and a token service writes.
 ///

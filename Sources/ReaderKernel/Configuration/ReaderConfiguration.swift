@@ -106,7 +106,7 @@ public struct ReaderConfiguration: Sendable, Codable {
         kernel3 = try container.decode(Kernel3Settings.self, forKey: .kernel3)
         kernel2 = try container.decode(Kernel2Settings.self, forKey: .kernel2)
         // The key list has its own JSON format and validation (checksums); reuse it by round-tripping the subtree.
-        let keys = try container.decode(JSONSubtree.self, forKey: .caPublicKeys)
+        let keys = try container.decode(JSONValue.self, forKey: .caPublicKeys)
         caPublicKeys = try CAPublicKeyList(jsonData: JSONEncoder().encode(keys))
     }
 
@@ -127,6 +127,6 @@ public struct ReaderConfiguration: Sendable, Codable {
         try container.encode(kernel3, forKey: .kernel3)
         try container.encode(kernel2, forKey: .kernel2)
         try container.encode(
-            JSONDecoder().decode(JSONSubtree.self, from: caPublicKeys.jsonData()), forKey: .caPublicKeys)
+            JSONDecoder().decode(JSONValue.self, from: caPublicKeys.jsonData()), forKey: .caPublicKeys)
     }
 }

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// Any JSON value: for parts of Apple's payload whose keys Apple extends over time (merchant token metadata), kept
-/// and re-encoded as received.
+/// Any JSON value, kept and re-encoded as received: for nested documents with a format of their own (a reader
+/// configuration's CA public key list) and for parts of a payload whose keys grow over time (Apple Pay's merchant
+/// token metadata). Numbers are `Decimal`, so they pass through exactly.
 public enum JSONValue: Codable, Hashable, Sendable {
     /// `null`.
     case null
