@@ -16,23 +16,13 @@ struct CardReadTests {
     @Test("a card removed mid-read: readRetry, then the next tap reads it")
     func retry() async throws {
         try await TapToPayGateway.with { gateway in
-            let (merchant, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .visa)
                 await card.channel.setFaults(FaultPlan(faults: [.cardRemoved(afterCommands: 2)]))
-                await interface.tap(card.channel)
-                await interface.tap(card.channel)
-                let read = try await session.readPaymentCard(Self.purchase)
-                #expect(
-                    try await events.rest() == [
-                        .readyForTap, .cardDetected, .readRetry, .readyForTap, .cardDetected, .removeCard,
-                        .readCompleted, .userInterfaceDismissed,
-                    ])
-                #expect(try await gateway.authorize(read, minorUnits: 420, for: merchant).get().status == .succeeded)
+                await till.interface.tap(card.channel)
+                let read = try await till.read(card, Self.purchase)
+                #expect(try await till.events.rest() == [.readyForTap, .cardDetected, .readRetry] + Till.readEvents)
+                #expect(try await gateway.authorize(read, minorUnits: 420, for: till.merchant).get().status == .succeeded)
             }
         }
     }
@@ -40,31 +30,25 @@ struct CardReadTests {
     @Test("a card that keeps leaving the field: cardReadFailed after the last attempt; a card without payment: cardNotSupported")
     func failures() async throws {
         try await TapToPayGateway.with { gateway in
-            let (_, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface, maximumTapAttempts: 2)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            try await gateway.withTill(maximumTapAttempts: 2) { till in
                 let card = try gateway.card(.approve, .mastercard)
                 await card.channel.setFaults(
                     FaultPlan(faults: [
                         .cardRemoved(at: .instruction(.getProcessingOptions, occurrence: 1)),
                         .cardRemoved(at: .instruction(.getProcessingOptions, occurrence: 2)),
                     ]))
-                await interface.tap(card.channel)
-                await interface.tap(card.channel)
-                await #expect(throws: ReadError.cardReadFailed) { try await session.readPaymentCard(Self.purchase) }
+                await till.interface.tap(card.channel)
+                await #expect(throws: ReadError.cardReadFailed) { try await till.read(card, Self.purchase) }
                 #expect(
-                    try await events.take(7) == [
+                    try await till.events.take(7) == [
                         .readyForTap, .cardDetected, .readRetry, .readyForTap, .cardDetected, .readNotCompleted,
                         .userInterfaceDismissed,
                     ])
 
-                interface.present(LoopbackChannel(applet: CardWithoutPayment()))
-                await #expect(throws: ReadError.cardNotSupported) { try await session.readPaymentCard(Self.purchase) }
+                till.interface.present(LoopbackChannel(applet: CardWithoutPayment()))
+                await #expect(throws: ReadError.cardNotSupported) { try await till.session.readPaymentCard(Self.purchase) }
                 #expect(
-                    try await events.rest() == [.readyForTap, .cardDetected, .readNotCompleted, .userInterfaceDismissed])
+                    try await till.events.rest() == [.readyForTap, .cardDetected, .readNotCompleted, .userInterfaceDismissed])
             }
         }
     }
@@ -72,29 +56,23 @@ struct CardReadTests {
     @Test("busy: a second read, and a prepare, while a read waits; cancelRead ends it with readCancelled")
     func busyAndCancel() async throws {
         try await TapToPayGateway.with { gateway in
-            let (_, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            try await gateway.withTill { till in
+                let session = till.session
                 #expect(await session.cancelRead() == false)
                 async let waiting = session.readPaymentCard(Self.purchase)
-                #expect(try await events.take(until: .readyForTap) == [.readyForTap])
+                #expect(try await till.events.take(until: .readyForTap) == [.readyForTap])
                 await #expect(throws: ReadError.readerSessionBusy) { try await session.readPaymentCard(Self.purchase) }
                 await #expect(throws: ReadError.readerSessionBusy) {
                     try await session.readPaymentCard(PaymentCardVerificationRequest(currencyCode: "EUR"))
                 }
-                await #expect(throws: PaymentCardReaderError.readerBusy) { try await reader.prepare(using: token) }
+                await #expect(throws: PaymentCardReaderError.readerBusy) { try await till.reader.prepare(using: till.token) }
                 #expect(await session.cancelRead())
                 await #expect(throws: ReadError.readCancelled) { try await waiting }
-                #expect(try await events.rest() == [.readCancelled, .userInterfaceDismissed])
+                #expect(try await till.events.rest() == [.readCancelled, .userInterfaceDismissed])
 
                 // The session reads again afterwards.
-                let card = try gateway.card(.approve, .visa)
-                await interface.tap(card.channel)
-                #expect(try await session.readPaymentCard(Self.purchase).outcome == .success)
-                #expect(try await events.rest().last == .userInterfaceDismissed)
+                #expect(try await till.read(try gateway.card(.approve, .visa), Self.purchase).outcome == .success)
+                #expect(try await till.events.rest() == Till.readEvents)
             }
         }
     }
@@ -102,34 +80,29 @@ struct CardReadTests {
     @Test("background ends the session: the waiting read fails, reads and prepares in the background fail, the foreground needs a new prepare")
     func backgroundAndForeground() async throws {
         try await TapToPayGateway.with { gateway in
-            let (merchant, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            try await gateway.withTill { till in
+                let (reader, session) = (till.reader, till.session)
                 async let waiting = session.readPaymentCard(Self.purchase)
-                _ = try await events.take(until: .readyForTap)
+                _ = try await till.events.take(until: .readyForTap)
                 await reader.applicationDidEnterBackground()
                 await #expect(throws: ReadError.readFromBackgroundError) { try await waiting }
-                #expect(try await events.rest() == [.notReady, .readNotCompleted, .userInterfaceDismissed])
+                #expect(try await till.events.rest() == [.notReady, .readNotCompleted, .userInterfaceDismissed])
 
                 await #expect(throws: ReadError.readFromBackgroundError) { try await session.readPaymentCard(Self.purchase) }
                 await #expect(throws: PaymentCardReaderError.backgroundRequestNotAllowed) {
-                    try await reader.prepare(using: token)
+                    try await reader.prepare(using: till.token)
                 }
                 await reader.applicationWillEnterForeground()
                 await #expect(throws: PaymentCardReaderError.notReady) { try await session.readPaymentCard(Self.purchase) }
 
-                let fresh = try await reader.prepare(using: token)
-                let card = try gateway.card(.approve, .mastercard)
-                await interface.tap(card.channel)
+                let fresh = try await reader.prepare(using: till.token)
+                await till.interface.tap(try gateway.card(.approve, .mastercard).channel)
                 let read = try await fresh.readPaymentCard(Self.purchase)
-                #expect(try await gateway.authorize(read, minorUnits: 420, for: merchant).get().status == .succeeded)
+                #expect(try await gateway.authorize(read, minorUnits: 420, for: till.merchant).get().status == .succeeded)
                 // A session that a later prepare replaced (not backgrounded) has no reader session.
-                _ = try await reader.prepare(using: token)
+                _ = try await reader.prepare(using: till.token)
                 await #expect(throws: ReadError.noReaderSession) { try await fresh.readPaymentCard(Self.purchase) }
-                _ = try await events.rest()
+                #expect(try await till.events.rest() == Till.readEvents)
             }
         }
     }
@@ -137,26 +110,18 @@ struct CardReadTests {
     @Test("returnReadResultImmediately: the result comes before the sheet closes; it closes when the session is next used")
     func immediateResult() async throws {
         try await TapToPayGateway.with { gateway in
-            let (_, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(
-                options: PaymentCardReader.Options(includeErrorInReadResult: false, returnReadResultImmediately: true),
-                interface: interface)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            let options = PaymentCardReader.Options(includeErrorInReadResult: false, returnReadResultImmediately: true)
+            try await gateway.withTill(options: options) { till in
                 let card = try gateway.card(.approve, .visa)
-                await interface.tap(card.channel)
-                _ = try await session.readPaymentCard(Self.purchase)
-                #expect(try await events.rest() == [.readyForTap, .cardDetected, .removeCard, .readCompleted])
-                await interface.tap(card.channel)
-                _ = try await session.readPaymentCard(Self.purchase)
+                _ = try await till.read(card, Self.purchase)
+                #expect(try await till.events.rest() == [.readyForTap, .cardDetected, .removeCard, .readCompleted])
+                _ = try await till.read(card, Self.purchase)
                 #expect(
-                    try await events.rest() == [
+                    try await till.events.rest() == [
                         .userInterfaceDismissed, .readyForTap, .cardDetected, .removeCard, .readCompleted,
                     ])
-                await reader.applicationDidEnterBackground()
-                #expect(try await events.rest() == [.userInterfaceDismissed, .notReady])
+                await till.reader.applicationDidEnterBackground()
+                #expect(try await till.events.rest() == [.userInterfaceDismissed, .notReady])
             }
         }
     }
@@ -164,11 +129,10 @@ struct CardReadTests {
     @Test("the reader session expires after 12 hours: readerSessionExpired")
     func sessionExpiry() async throws {
         try await TapToPayGateway.with { gateway in
-            let (_, token) = try await gateway.linkedMerchant()
-            let reader = gateway.reader(interface: LoopbackInterface())
-            let session = try await reader.prepare(using: token)
-            gateway.clock.advance(by: 12 * 60 * 60)
-            await #expect(throws: ReadError.readerSessionExpired) { try await session.readPaymentCard(Self.purchase) }
+            try await gateway.withTill { till in
+                gateway.clock.advance(by: 12 * 60 * 60)
+                await #expect(throws: ReadError.readerSessionExpired) { try await till.session.readPaymentCard(Self.purchase) }
+            }
         }
     }
 
@@ -191,35 +155,33 @@ struct CardReadTests {
     ])
     func validation(_ request: PaymentCardTransactionRequest, _ expected: ReadError.Code) async throws {
         try await TapToPayGateway.with { gateway in
-            let (_, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let session = try await gateway.reader(interface: interface).prepare(using: token)
-            let card = try gateway.card(.approve, .visa)
-            await interface.tap(card.channel)
-            let error = await #expect(throws: ReadError.self) { try await session.readPaymentCard(request) }
-            #expect(error?.code == expected)
-            // Nothing was read: the tap still waits.
-            #expect(interface.pendingTaps == 1)
+            try await gateway.withTill { till in
+                await till.interface.tap(try gateway.card(.approve, .visa).channel)
+                let error = await #expect(throws: ReadError.self) { try await till.session.readPaymentCard(request) }
+                #expect(error?.code == expected)
+                // Nothing was read: the tap still waits, and the reader showed nothing.
+                #expect(till.interface.pendingTaps == 1)
+                #expect(try await till.events.rest() == [])
+            }
         }
     }
 
     @Test("valid descriptions, four preferred AIDs and a verification in a known currency are accepted")
     func validRequests() async throws {
         try await TapToPayGateway.with { gateway in
-            let (_, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let session = try await gateway.reader(interface: interface).prepare(using: token)
-            let card = try gateway.card(.approve, .visa)
-            for request in [
-                ValidationCases.request(aids: 4, length: 7), ValidationCases.request(.surchargeAmount(Decimal(string: "0.50")!)),
-                ValidationCases.request(.surchargePercent(Decimal(string: "2.25")!)),
-                ValidationCases.request(.preauthorizationAmount(10)), ValidationCases.request(.preauthorization),
-            ] {
-                await interface.tap(card.channel)
-                #expect(try await session.readPaymentCard(request).outcome == .success)
-            }
-            await #expect(throws: ReadError.invalidCurrencyCode) {
-                try await session.readPaymentCard(PaymentCardVerificationRequest(currencyCode: "E1R"))
+            try await gateway.withTill { till in
+                let card = try gateway.card(.approve, .visa)
+                for request in [
+                    ValidationCases.request(aids: 4, length: 7),
+                    ValidationCases.request(.surchargeAmount(Decimal(string: "0.50")!)),
+                    ValidationCases.request(.surchargePercent(Decimal(string: "2.25")!)),
+                    ValidationCases.request(.preauthorizationAmount(10)), ValidationCases.request(.preauthorization),
+                ] {
+                    #expect(try await till.read(card, request).outcome == .success)
+                }
+                await #expect(throws: ReadError.invalidCurrencyCode) {
+                    try await till.session.readPaymentCard(PaymentCardVerificationRequest(currencyCode: "E1R"))
+                }
             }
         }
     }

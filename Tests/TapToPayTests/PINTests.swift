@@ -10,57 +10,37 @@ import Testing
 struct PINTests {
     typealias ReadError = PaymentCardReaderSession.ReadError
 
-    /// A read of `behaviour`'s card authorized to `requiresPIN`, with everything a PIN capture needs.
-    struct PINCase {
-        let merchant: TapToPayGateway.Merchant
-        let reader: PaymentCardReader
-        let session: PaymentCardReaderSession
-        let card: CardUnderTest
-        let read: PaymentCardReadResult
-        let payment: Payment
-        var token: PaymentCardReaderSession.PINToken {
-            PaymentCardReaderSession.PINToken(rawValue: payment.pinRequest?.pinToken ?? "")
-        }
-    }
-
+    /// Reads `behaviour`'s card at a till and authorizes it to `requiresPIN`; the payment.
     static func requirePIN(
-        _ gateway: TapToPayGateway, behaviour: TestCard.Behaviour = .onlinePINRequired,
-        pinPad: @escaping @Sendable (PINEntryRequest) async -> PINEntry
-    ) async throws -> PINCase {
-        let (merchant, token) = try await gateway.linkedMerchant()
-        let interface = LoopbackInterface(pinPad: pinPad)
-        let reader = gateway.reader(interface: interface)
-        let session = try await reader.prepare(using: token)
+        _ gateway: TapToPayGateway, _ till: Till, behaviour: TestCard.Behaviour = .onlinePINRequired
+    ) async throws -> (read: PaymentCardReadResult, payment: Payment, token: PaymentCardReaderSession.PINToken) {
         let card = try gateway.card(behaviour, .visa)
-        await interface.tap(card.channel)
-        let read = try await session.readPaymentCard(PaymentCardTransactionRequest(amount: 15, currencyCode: "EUR"))
-        let payment = try await gateway.authorize(read, minorUnits: 1_500, for: merchant).get()
+        let read = try await till.read(card, PaymentCardTransactionRequest(amount: 15, currencyCode: "EUR"))
+        let payment = try await gateway.authorize(read, minorUnits: 1_500, for: till.merchant).get()
         #expect(payment.status == .requiresPIN && payment.pinRequest != nil)
-        return PINCase(
-            merchant: merchant, reader: reader, session: session, card: card, read: read, payment: payment)
+        _ = try await till.events.take(5)
+        return (read, payment, PaymentCardReaderSession.PINToken(rawValue: payment.pinRequest?.pinToken ?? ""))
     }
 
     @Test("online PIN: the PSP asks, the reader captures the PIN, the PSP approves the same read")
     func onlinePIN() async throws {
         try await TapToPayGateway.with { gateway in
             let seen = Deadlines()
-            let pinCase = try await Self.requirePIN(gateway) { request in
+            try await gateway.withTill(pinPad: { request in
                 seen.append(request.deadline)
                 return .entered(TestCards.pin)
-            }
-            try await EventRecorder.watch(pinCase.reader) { events in
-                let capture = try await pinCase.session.capturePIN(
-                    using: pinCase.token, cardReaderTransactionID: pinCase.read.id)
-                #expect(try await events.rest() == [.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
-                #expect(capture.id == pinCase.read.id && capture.isPINFallback && !capture.pinBypassed)
+            }) { till in
+                let (read, payment, token) = try await Self.requirePIN(gateway, till)
+                let capture = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                #expect(try await till.events.rest() == [.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
+                #expect(capture.id == read.id && capture.isPINFallback && !capture.pinBypassed)
                 #expect(seen.values.first.map { $0.timeIntervalSince(gateway.clock.now) } == 55)
                 let submission = try capture.pinSubmission()
-                #expect(submission.pinToken == pinCase.token.rawValue && submission.pinBlock.count == 32)
-                // The block is ISO 9564 format 4 under the device's PIN key: only the PSP can open it.
-                #expect(!(capture.paymentCardData ?? "").contains(TestCards.pin))
-                let approved = try await gateway.submitPIN(capture, payment: pinCase.payment.id, for: pinCase.merchant).get()
+                #expect(submission.pinToken == token.rawValue && submission.pinBlock.count == 32)
+                let approved = try await gateway.submitPIN(capture, payment: payment.id, for: till.merchant).get()
                 #expect(approved.status == .succeeded && approved.capturedAmount == 1_500)
-                #expect(try await gateway.balance(pinCase.card.card) == TestCards.balance - 1_500)
+                let card = try #require(TestCards.card(.onlinePINRequired, .visa))
+                #expect(try await gateway.balance(card) == TestCards.balance - 1_500)
             }
         }
     }
@@ -69,35 +49,39 @@ struct PINTests {
     func wrongThenRightPIN() async throws {
         try await TapToPayGateway.with { gateway in
             let pins = PINSequence(["0000", TestCards.pin])
-            let pinCase = try await Self.requirePIN(gateway) { _ in .entered(pins.next()) }
-            let wrong = try await pinCase.session.capturePIN(using: pinCase.token, cardReaderTransactionID: pinCase.read.id)
-            await #expect(throws: GatewayAPIError.incorrectPIN) {
-                try await gateway.submitPIN(wrong, payment: pinCase.payment.id, for: pinCase.merchant).get()
+            try await gateway.withTill(pinPad: { _ in .entered(pins.next()) }) { till in
+                let (read, payment, token) = try await Self.requirePIN(gateway, till)
+                let wrong = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                await #expect(throws: GatewayAPIError.incorrectPIN) {
+                    try await gateway.submitPIN(wrong, payment: payment.id, for: till.merchant).get()
+                }
+                gateway.clock.advance(by: 20)
+                let right = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                #expect(try await gateway.submitPIN(right, payment: payment.id, for: till.merchant).get().status == .succeeded)
             }
-            gateway.clock.advance(by: 20)
-            let right = try await pinCase.session.capturePIN(using: pinCase.token, cardReaderTransactionID: pinCase.read.id)
-            #expect(try await gateway.submitPIN(right, payment: pinCase.payment.id, for: pinCase.merchant).get().status == .succeeded)
         }
     }
 
     @Test("PIN after 55 s: capture is not allowed; a PIN entered past the window times out")
     func pinWindow() async throws {
         try await TapToPayGateway.with { gateway in
-            let pinCase = try await Self.requirePIN(gateway) { _ in .entered(TestCards.pin) }
-            gateway.clock.advance(by: 56)
-            await #expect(throws: ReadError.pinNotAllowed) {
-                try await pinCase.session.capturePIN(using: pinCase.token, cardReaderTransactionID: pinCase.read.id)
-            }
-            // The gateway refuses a PIN that late as well.
-            let slow = try await Self.requirePIN(gateway) { request in
-                gateway.clock.set(request.deadline.addingTimeInterval(1))
+            let lateEntry = PINSequence(["on time", "late"])
+            try await gateway.withTill(pinPad: { request in
+                if lateEntry.next() == "late" { gateway.clock.set(request.deadline.addingTimeInterval(1)) }
                 return .entered(TestCards.pin)
-            }
-            try await EventRecorder.watch(slow.reader) { events in
-                await #expect(throws: ReadError.pinEntryTimeout) {
-                    try await slow.session.capturePIN(using: slow.token, cardReaderTransactionID: slow.read.id)
+            }) { till in
+                let (read, _, token) = try await Self.requirePIN(gateway, till)
+                gateway.clock.advance(by: 56)
+                await #expect(throws: ReadError.pinNotAllowed) {
+                    try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
                 }
-                #expect(try await events.rest() == [.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
+                #expect(try await till.events.rest() == [])
+                _ = lateEntry.next()
+                let slow = try await Self.requirePIN(gateway, till)
+                await #expect(throws: ReadError.pinEntryTimeout) {
+                    try await till.session.capturePIN(using: slow.token, cardReaderTransactionID: slow.read.id)
+                }
+                #expect(try await till.events.rest() == [.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
             }
         }
     }
@@ -106,7 +90,7 @@ struct PINTests {
     func pinPadOutcomes() async throws {
         try await TapToPayGateway.with { gateway in
             let entries = PINSequence(["cancel", "timeout", "bypass", "12"])
-            let pinCase = try await Self.requirePIN(gateway) { _ in
+            let pad: @Sendable (PINEntryRequest) async -> PINEntry = { _ in
                 switch entries.next() {
                 case "cancel": .cancelled
                 case "timeout": .timedOut
@@ -114,18 +98,27 @@ struct PINTests {
                 case let pin: .entered(pin)
                 }
             }
-            let capture = { try await pinCase.session.capturePIN(using: pinCase.token, cardReaderTransactionID: pinCase.read.id) }
-            await #expect(throws: ReadError.pinCancelled) { try await capture() }
-            await #expect(throws: ReadError.pinEntryTimeout) { try await capture() }
-            let bypassed = try await capture()
-            #expect(bypassed.pinBypassed && bypassed.paymentCardData == nil && bypassed.isPINFallback)
-            await #expect(throws: ReadError.pinEntryFailed) { try await capture() }
-            await #expect(throws: ReadError.pinTokenInvalid) {
-                try await pinCase.session.capturePIN(
-                    using: PaymentCardReaderSession.PINToken(rawValue: ""), cardReaderTransactionID: pinCase.read.id)
-            }
-            await #expect(throws: ReadError.pinNotAllowed) {
-                try await pinCase.session.capturePIN(using: pinCase.token, cardReaderTransactionID: UUID().uuidString)
+            try await gateway.withTill(pinPad: pad) { till in
+                let (read, _, token) = try await Self.requirePIN(gateway, till)
+                let session = till.session
+                await #expect(throws: ReadError.pinCancelled) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                }
+                await #expect(throws: ReadError.pinEntryTimeout) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                }
+                let bypassed = try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                #expect(bypassed.pinBypassed && bypassed.paymentCardData == nil && bypassed.isPINFallback)
+                await #expect(throws: ReadError.pinEntryFailed) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                }
+                await #expect(throws: ReadError.pinTokenInvalid) {
+                    try await session.capturePIN(
+                        using: PaymentCardReaderSession.PINToken(rawValue: ""), cardReaderTransactionID: read.id)
+                }
+                await #expect(throws: ReadError.pinNotAllowed) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: UUID().uuidString)
+                }
             }
         }
     }
@@ -134,18 +127,20 @@ struct PINTests {
     func pinBusyAndBackground() async throws {
         try await TapToPayGateway.with { gateway in
             let gate = PINGate()
-            let pinCase = try await Self.requirePIN(gateway) { _ in await gate.wait() }
-            try await EventRecorder.watch(pinCase.reader) { events in
-                async let capture = pinCase.session.capturePIN(
-                    using: pinCase.token, cardReaderTransactionID: pinCase.read.id)
-                #expect(try await events.take(until: .pinEntryRequested) == [.pinEntryRequested])
+            try await gateway.withTill(pinPad: { _ in await gate.wait() }) { till in
+                let (read, _, token) = try await Self.requirePIN(gateway, till)
+                async let capture = till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                #expect(try await till.events.take(until: .pinEntryRequested) == [.pinEntryRequested])
                 await #expect(throws: ReadError.readerSessionBusy) {
-                    try await pinCase.session.readPaymentCard(PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
+                    try await till.session.readPaymentCard(PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
                 }
-                await pinCase.reader.applicationDidEnterBackground()
+                await till.reader.applicationDidEnterBackground()
                 gate.open(.entered(TestCards.pin))
                 await #expect(throws: ReadError.readFromBackgroundError) { try await capture }
-                #expect(try await events.rest().first == .notReady)
+                #expect(
+                    try await till.events.rest() == [
+                        .notReady, .pinEntryCompleted, .readNotCompleted, .userInterfaceDismissed,
+                    ])
             }
         }
     }

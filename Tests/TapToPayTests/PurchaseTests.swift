@@ -32,10 +32,7 @@ struct PurchaseTests {
                 let card = try gateway.card(.approve, .visa)
                 await interface.tap(card.channel)
                 let read = try await session.readPaymentCard(PaymentCardTransactionRequest(amount: 12.34, currencyCode: "EUR"))
-                #expect(
-                    try await events.take(5) == [
-                        .readyForTap, .cardDetected, .removeCard, .readCompleted, .userInterfaceDismissed,
-                    ])
+                #expect(try await events.take(5) == Till.readEvents)
                 #expect(read.outcome == .success && !read.isPINFallback && !read.pinBypassed)
                 #expect(read.applicationTypeIdentifier == "A0000000031010")
                 let sealed = try read.sealedCardData()
@@ -60,10 +57,7 @@ struct PurchaseTests {
                 let again = try await reader.prepare(using: token)
                 await interface.tap(card.channel)
                 _ = try await again.readPaymentCard(PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
-                #expect(
-                    try await events.rest() == [
-                        .readyForTap, .cardDetected, .removeCard, .readCompleted, .userInterfaceDismissed,
-                    ])
+                #expect(try await events.rest() == Till.readEvents)
             }
         }
     }
@@ -71,20 +65,11 @@ struct PurchaseTests {
     @Test("decline: the read succeeds, the PSP declines with the issuer's reason, the app maps it to paymentCardDeclined")
     func issuerDecline() async throws {
         try await TapToPayGateway.with { gateway in
-            let (merchant, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            try await gateway.withTill { till in
                 let card = try gateway.card(.insufficientFunds, .mastercard)
-                await interface.tap(card.channel)
-                let read = try await session.readPaymentCard(PaymentCardTransactionRequest(amount: 9, currencyCode: "EUR"))
-                #expect(
-                    try await events.rest() == [
-                        .readyForTap, .cardDetected, .removeCard, .readCompleted, .userInterfaceDismissed,
-                    ])
-                let payment = try await gateway.authorize(read, minorUnits: 900, for: merchant).get()
+                let read = try await till.read(card, PaymentCardTransactionRequest(amount: 9, currencyCode: "EUR"))
+                #expect(try await till.events.rest() == Till.readEvents)
+                let payment = try await gateway.authorize(read, minorUnits: 900, for: till.merchant).get()
                 #expect(payment.status == .declined && payment.failureCode == "insufficientFunds")
                 // Where Apple's flow reports the decline, the app does: the same error a card's decline throws.
                 #expect(throws: ReadError.paymentCardDeclined) { try MerchantApp.check(payment) }
@@ -93,34 +78,25 @@ struct PurchaseTests {
         }
     }
 
-    @Test("a card that declines offline (AAC): paymentCardDeclined, or with includeErrorInReadResult a cardDeclined result")
-    func cardDecline() async throws {
+    @Test("a card that declines offline (AAC): paymentCardDeclined, or with includeErrorInReadResult a cardDeclined result", arguments: [false, true])
+    func cardDecline(includeError: Bool) async throws {
         try await TapToPayGateway.with { gateway in
-            let (_, token) = try await gateway.linkedMerchant()
-            for includeError in [false, true] {
-                let interface = LoopbackInterface()
-                let reader = gateway.reader(
-                    options: PaymentCardReader.Options(
-                        includeErrorInReadResult: includeError, returnReadResultImmediately: false),
-                    interface: interface)
-                try await EventRecorder.watch(reader) { events in
-                    let session = try await reader.prepare(using: token)
-                    _ = try await events.take(5)
-                    let card = try gateway.card(.approve, .mastercard)
-                    await card.channel.presentCard()
-                    interface.present(DecliningCard(base: card.channel))
-                    let request = PaymentCardTransactionRequest(amount: 5, currencyCode: "EUR")
-                    if includeError {
-                        let read = try await session.readPaymentCard(request)
-                        #expect(read.outcome == .cardDeclined && read.paymentCardData != nil)
-                    } else {
-                        await #expect(throws: ReadError.paymentCardDeclined) { try await session.readPaymentCard(request) }
-                    }
-                    #expect(
-                        try await events.rest() == [
-                            .readyForTap, .cardDetected, .removeCard, .readNotCompleted, .userInterfaceDismissed,
-                        ])
+            let options = PaymentCardReader.Options(includeErrorInReadResult: includeError, returnReadResultImmediately: false)
+            try await gateway.withTill(options: options) { till in
+                let card = try gateway.card(.approve, .mastercard)
+                await card.channel.presentCard()
+                till.interface.present(DecliningCard(base: card.channel))
+                let request = PaymentCardTransactionRequest(amount: 5, currencyCode: "EUR")
+                if includeError {
+                    let read = try await till.session.readPaymentCard(request)
+                    #expect(read.outcome == .cardDeclined && read.paymentCardData != nil)
+                } else {
+                    await #expect(throws: ReadError.paymentCardDeclined) { try await till.session.readPaymentCard(request) }
                 }
+                #expect(
+                    try await till.events.rest() == [
+                        .readyForTap, .cardDetected, .removeCard, .readNotCompleted, .userInterfaceDismissed,
+                    ])
             }
         }
     }
@@ -128,23 +104,15 @@ struct PurchaseTests {
     @Test("reads without an amount: a verification for each reason, authorized for zero")
     func verification() async throws {
         try await TapToPayGateway.with { gateway in
-            let (merchant, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .visa)
                 for reason in PaymentCardVerificationRequest.Reason.allCases {
-                    await interface.tap(card.channel)
-                    let read = try await session.readPaymentCard(
+                    await till.interface.tap(card.channel)
+                    let read = try await till.session.readPaymentCard(
                         PaymentCardVerificationRequest(currencyCode: "EUR", for: reason))
-                    #expect(
-                        try await events.take(5) == [
-                            .readyForTap, .cardDetected, .removeCard, .readCompleted, .userInterfaceDismissed,
-                        ])
+                    #expect(try await till.events.take(5) == Till.readEvents)
                     let payment = try await gateway.authorize(
-                        read, minorUnits: 0, for: merchant, kind: .verification,
+                        read, minorUnits: 0, for: till.merchant, kind: .verification,
                         reason: VerificationReason(rawValue: reason.rawValue)
                     ).get()
                     #expect(payment.status == .succeeded && payment.kind == .verification && payment.amount == 0)
@@ -159,23 +127,14 @@ struct PurchaseTests {
     @Test("refunds: a refund read is credited through a card-present refund")
     func refund() async throws {
         try await TapToPayGateway.with { gateway in
-            let (merchant, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await EventRecorder.watch(reader) { events in
-                let session = try await reader.prepare(using: token)
-                _ = try await events.take(5)
+            try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .mastercard)
-                await interface.tap(card.channel)
-                let read = try await session.readPaymentCard(
-                    PaymentCardTransactionRequest(amount: 12.50, currencyCode: "EUR", for: .refund))
-                #expect(
-                    try await events.rest() == [
-                        .readyForTap, .cardDetected, .removeCard, .readCompleted, .userInterfaceDismissed,
-                    ])
+                let read = try await till.read(
+                    card, PaymentCardTransactionRequest(amount: 12.50, currencyCode: "EUR", for: .refund))
+                #expect(try await till.events.rest() == Till.readEvents)
                 let general = try TLV.parse(Array(try #require(Data(base64Encoded: try #require(read.generalCardData)))))
                 #expect(general.first(.transactionType).map { Array($0.value) } == [0x20])
-                let refund = try await gateway.refund(read, minorUnits: 1_250, for: merchant).get()
+                let refund = try await gateway.refund(read, minorUnits: 1_250, for: till.merchant).get()
                 #expect(refund.amount == 1_250 && refund.paymentId == nil)
                 #expect(refund.card?.last4 == String(card.card.pan.suffix(4)))
             }
@@ -185,20 +144,17 @@ struct PurchaseTests {
     @Test("card data is valid 60 s: authorized after 61 s it is refused as expired")
     func cardDataExpires() async throws {
         try await TapToPayGateway.with { gateway in
-            let (merchant, token) = try await gateway.linkedMerchant()
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            let session = try await reader.prepare(using: token)
-            let card = try gateway.card(.approve, .visa)
-            await interface.tap(card.channel)
-            let late = try await session.readPaymentCard(PaymentCardTransactionRequest(amount: 3, currencyCode: "EUR"))
-            await interface.tap(card.channel)
-            let onTime = try await session.readPaymentCard(PaymentCardTransactionRequest(amount: 3, currencyCode: "EUR"))
-            gateway.clock.advance(by: 60)
-            #expect(try await gateway.authorize(onTime, minorUnits: 300, for: merchant).get().status == .succeeded)
-            gateway.clock.advance(by: 1)
-            await #expect(throws: GatewayAPIError.cardDataExpired) {
-                try await gateway.authorize(late, minorUnits: 300, for: merchant).get()
+            try await gateway.withTill { till in
+                let card = try gateway.card(.approve, .visa)
+                let request = PaymentCardTransactionRequest(amount: 3, currencyCode: "EUR")
+                let late = try await till.read(card, request)
+                let onTime = try await till.read(card, request)
+                gateway.clock.advance(by: 60)
+                #expect(try await gateway.authorize(onTime, minorUnits: 300, for: till.merchant).get().status == .succeeded)
+                gateway.clock.advance(by: 1)
+                await #expect(throws: GatewayAPIError.cardDataExpired) {
+                    try await gateway.authorize(late, minorUnits: 300, for: till.merchant).get()
+                }
             }
         }
     }

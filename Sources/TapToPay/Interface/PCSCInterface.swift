@@ -28,14 +28,14 @@ public final class PCSCInterface: ContactlessInterface {
         return try await withTaskCancellationHandler {
             while true {
                 try Task.checkCancellation()
-                do {
+                do throws(SmartCardError) {
                     // Short waits, so cancellation is also noticed between them.
                     let state = try context.waitForCard(reader: readerName, timeout: .milliseconds(500))
                     return try context.connect(reader: state.readerName)
-                } catch where error.code == .timedOut || error.code == .cardRemoved {
-                    continue
-                } catch where error.code == .cancelled {
-                    throw CancellationError()
+                } catch {
+                    if error.code == .cancelled { throw CancellationError() }
+                    // No card yet, or it left before the connect: wait on.
+                    guard error.code == .timedOut || error.code == .cardRemoved else { throw error }
                 }
             }
         } onCancel: {

@@ -149,7 +149,7 @@ actor ReaderCore {
             do {
                 channel = try await cancellable { try await interface.waitForCard() }
             } catch {
-                throw interrupted()
+                throw interrupted(or: "the contactless interface failed")
             }
             emit(.cardDetected)
             let result = await prepared.kernel.perform(plan.transaction, over: channel)
@@ -213,7 +213,7 @@ actor ReaderCore {
         do {
             entry = try await cancellable { await interface.enterPIN(PINEntryRequest(readID: readID, deadline: deadline)) }
         } catch {
-            throw interrupted()
+            throw interrupted(or: "the PIN pad failed")
         }
         emit(.pinEntryCompleted)
         if interruption != nil { throw interrupted() }
@@ -281,8 +281,13 @@ actor ReaderCore {
         }
     }
 
-    /// The error for an interrupted operation, its events emitted.
-    private func interrupted() -> any Error {
+    /// The error for an interrupted operation, its events emitted; when nothing interrupted it, the interface
+    /// failed (`cardReadFailed`), unless the app cancelled the task it reads in (`readCancelled`).
+    private func interrupted(or failure: String? = nil) -> any Error {
+        if interruption == nil {
+            guard Task.isCancelled || failure == nil else { return failed(.cardReadFailed, failure ?? "") }
+            interruption = .readCancelled
+        }
         switch interruption {
         case .readCancelled?:
             emit(.readCancelled)
