@@ -230,8 +230,9 @@ let package = Package(
         .testTarget(
             name: "TapToPayTests",
             dependencies: [
-                "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "ReaderKernel", "SmartCard", "CardEmulator",
-                "ContactlessTesting",
+                "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness

@@ -1,6 +1,7 @@
 import ContactlessTesting
 import Foundation
 import GatewayAPI
+import Issuer
 import TapToPay
 import Testing
 

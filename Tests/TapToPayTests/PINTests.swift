@@ -32,7 +32,7 @@ struct PINTests {
             }) { till in
                 let (read, payment, token) = try await Self.requirePIN(gateway, till)
                 let capture = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
-                #expect(try await till.events.rest() == [.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
+                try await till.events.expectRest([.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
                 #expect(capture.id == read.id && capture.isPINFallback && !capture.pinBypassed)
                 #expect(seen.values.first.map { $0.timeIntervalSince(gateway.clock.now) } == 55)
                 let submission = try capture.pinSubmission()
@@ -75,13 +75,13 @@ struct PINTests {
                 await #expect(throws: ReadError.pinNotAllowed) {
                     try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
                 }
-                #expect(try await till.events.rest() == [])
+                try await till.events.expectRest([])
                 _ = lateEntry.next()
                 let slow = try await Self.requirePIN(gateway, till)
                 await #expect(throws: ReadError.pinEntryTimeout) {
                     try await till.session.capturePIN(using: slow.token, cardReaderTransactionID: slow.read.id)
                 }
-                #expect(try await till.events.rest() == [.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
+                try await till.events.expectRest([.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
             }
         }
     }
@@ -130,15 +130,19 @@ struct PINTests {
             try await gateway.withTill(pinPad: { _ in await gate.wait() }) { till in
                 let (read, _, token) = try await Self.requirePIN(gateway, till)
                 async let capture = till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
-                #expect(try await till.events.take(until: .pinEntryRequested) == [.pinEntryRequested])
+                try await till.events.expectNext([.pinEntryRequested])
                 await #expect(throws: ReadError.readerSessionBusy) {
                     try await till.session.readPaymentCard(PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
                 }
                 await till.reader.applicationDidEnterBackground()
                 gate.open(.entered(TestCards.pin))
-                await #expect(throws: ReadError.readFromBackgroundError) { try await capture }
-                #expect(
-                    try await till.events.rest() == [
+                do {
+                    _ = try await capture
+                    Issue.record("the capture did not fail")
+                } catch {
+                    #expect(error as? ReadError == ReadError.readFromBackgroundError)
+                }
+                try await till.events.expectRest([
                         .notReady, .pinEntryCompleted, .readNotCompleted, .userInterfaceDismissed,
                     ])
             }

@@ -3,6 +3,7 @@ import EMV
 import Foundation
 import GatewayAPI
 import Issuer
+import SmartCard
 import TapToPay
 import Testing
 
@@ -23,8 +24,7 @@ struct PurchaseTests {
                 try await reader.linkAccount(using: token)
                 #expect(try await reader.isAccountLinked(using: token))
                 let session = try await reader.prepare(using: token)
-                #expect(
-                    try await events.take(5) == [
+                try await events.expectNext([
                         .updateProgress(0), .updateProgress(25), .updateProgress(50), .updateProgress(75),
                         .updateProgress(100),
                     ])
@@ -32,7 +32,7 @@ struct PurchaseTests {
                 let card = try gateway.card(.approve, .visa)
                 await interface.tap(card.channel)
                 let read = try await session.readPaymentCard(PaymentCardTransactionRequest(amount: 12.34, currencyCode: "EUR"))
-                #expect(try await events.take(5) == Till.readEvents)
+                try await events.expectNext(Till.readEvents)
                 #expect(read.outcome == .success && !read.isPINFallback && !read.pinBypassed)
                 #expect(read.applicationTypeIdentifier == "A0000000031010")
                 let sealed = try read.sealedCardData()
@@ -40,7 +40,7 @@ struct PurchaseTests {
                 #expect(sealed.deviceId == reader.environment.deviceID)
                 // Nothing on the device shows the PAN.
                 #expect(!read.description.contains(card.card.pan) && !(read.paymentCardData ?? "").contains(card.card.pan))
-                let general = try TLV.parse(Array(try #require(Data(base64Encoded: try #require(read.generalCardData)))))
+                let general = try read.generalTLV()
                 #expect(general.first(.amountAuthorised).map { Array($0.value) } == [0, 0, 0, 0, 0x12, 0x34])
                 #expect(general.first(.applicationPAN) == nil && general.first(.track2EquivalentData) == nil)
 
@@ -57,7 +57,7 @@ struct PurchaseTests {
                 let again = try await reader.prepare(using: token)
                 await interface.tap(card.channel)
                 _ = try await again.readPaymentCard(PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
-                #expect(try await events.rest() == Till.readEvents)
+                try await events.expectRest(Till.readEvents)
             }
         }
     }
@@ -68,7 +68,7 @@ struct PurchaseTests {
             try await gateway.withTill { till in
                 let card = try gateway.card(.insufficientFunds, .mastercard)
                 let read = try await till.read(card, PaymentCardTransactionRequest(amount: 9, currencyCode: "EUR"))
-                #expect(try await till.events.rest() == Till.readEvents)
+                try await till.events.expectRest(Till.readEvents)
                 let payment = try await gateway.authorize(read, minorUnits: 900, for: till.merchant).get()
                 #expect(payment.status == .declined && payment.failureCode == "insufficientFunds")
                 // Where Apple's flow reports the decline, the app does: the same error a card's decline throws.
@@ -93,8 +93,7 @@ struct PurchaseTests {
                 } else {
                     await #expect(throws: ReadError.paymentCardDeclined) { try await till.session.readPaymentCard(request) }
                 }
-                #expect(
-                    try await till.events.rest() == [
+                try await till.events.expectRest([
                         .readyForTap, .cardDetected, .removeCard, .readNotCompleted, .userInterfaceDismissed,
                     ])
             }
@@ -110,7 +109,7 @@ struct PurchaseTests {
                     await till.interface.tap(card.channel)
                     let read = try await till.session.readPaymentCard(
                         PaymentCardVerificationRequest(currencyCode: "EUR", for: reason))
-                    #expect(try await till.events.take(5) == Till.readEvents)
+                    try await till.events.expectNext(Till.readEvents)
                     let payment = try await gateway.authorize(
                         read, minorUnits: 0, for: till.merchant, kind: .verification,
                         reason: VerificationReason(rawValue: reason.rawValue)
@@ -131,8 +130,8 @@ struct PurchaseTests {
                 let card = try gateway.card(.approve, .mastercard)
                 let read = try await till.read(
                     card, PaymentCardTransactionRequest(amount: 12.50, currencyCode: "EUR", for: .refund))
-                #expect(try await till.events.rest() == Till.readEvents)
-                let general = try TLV.parse(Array(try #require(Data(base64Encoded: try #require(read.generalCardData)))))
+                try await till.events.expectRest(Till.readEvents)
+                let general = try read.generalTLV()
                 #expect(general.first(.transactionType).map { Array($0.value) } == [0x20])
                 let refund = try await gateway.refund(read, minorUnits: 1_250, for: till.merchant).get()
                 #expect(refund.amount == 1_250 && refund.paymentId == nil)
@@ -168,5 +167,13 @@ enum MerchantApp {
             throw PaymentCardReaderSession.ReadError(
                 code: .paymentCardDeclined, message: "the issuer declined (\(payment.failureCode ?? "declined"))")
         }
+    }
+}
+
+extension PaymentCardReadResult {
+    /// The general card data, parsed.
+    func generalTLV() throws -> TLVNodeCollection {
+        let text = try #require(generalCardData)
+        return try TLV.parse(Array(try #require(Data(base64Encoded: text))))
     }
 }

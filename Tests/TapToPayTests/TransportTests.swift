@@ -46,7 +46,7 @@ struct TransportTests {
                 try await reader.prepare(using: Self.token)
             }
             #expect(error?.message.contains("internalError") == true)
-            #expect(try await events.rest() == [.updateProgress(0), .updateProgress(25)])
+            try await events.expectRest([.updateProgress(0), .updateProgress(25)])
         }
     }
 

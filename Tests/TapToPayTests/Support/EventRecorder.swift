@@ -61,3 +61,21 @@ final class EventRecorder: @unchecked Sendable {
         }
     }
 }
+
+extension EventRecorder {
+    /// Checks that the next events are `expected` (and takes them).
+    func expectNext(
+        _ expected: [PaymentCardReader.Event], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let seen = try await take(expected.count, sourceLocation: sourceLocation)
+        #expect(seen == expected, sourceLocation: sourceLocation)
+    }
+
+    /// Checks that the events recorded from now on, after a pause, are exactly `expected` (and takes them).
+    func expectRest(
+        _ expected: [PaymentCardReader.Event], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let seen = try await rest()
+        #expect(seen == expected, sourceLocation: sourceLocation)
+    }
+}

@@ -4,8 +4,11 @@ import EMV
 import Foundation
 import Gateway
 import GatewayAPI
+import Hummingbird
 import Issuer
 import Logging
+import NIOCore
+import SmartCard
 import TapToPay
 import Testing
 
@@ -42,7 +45,8 @@ struct TapToPayGateway: Sendable {
                 try await application.application.runService(gracefulShutdownSignals: [])
             }
             defer { group.cancelAll() }
-            let port = try #require(await ports.first { _ in true }, "the gateway did not start")
+            let listening = await ports.first(where: { _ in true })
+            let port = try #require(listening, "the gateway did not start")
             let gateway = TapToPayGateway(
                 application: application, clock: clock,
                 transport: HTTPGatewayTransport(baseURL: "http://127.0.0.1:\(port)"))
