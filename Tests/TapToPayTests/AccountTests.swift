@@ -5,7 +5,7 @@ import Issuer
 import TapToPay
 import Testing
 
-@Suite("TapToPay: account links, tokens, devices and merchants")
+@Suite("TapToPay: account links, tokens, devices and merchants", .serialized)
 struct AccountTests {
     @Test("a staff user cannot link; the admin links; relinking takes a token that allows it")
     func staffLinking() async throws {
@@ -88,7 +88,7 @@ struct AccountTests {
             }
             let offline = PaymentCardReader(
                 environment: ReaderEnvironment(
-                    deviceID: "phone-offline", gateway: HTTPGatewayTransport(baseURL: "http://127.0.0.1:1"),
+                    deviceID: "phone-offline", gateway: HTTPGatewayTransport(baseURL: "http://127.0.0.1:1", timeout: .seconds(2)),
                     interface: LoopbackInterface()))
             await #expect(throws: PaymentCardReaderError.networkError) {
                 try await offline.prepare(using: try await gateway.token(merchant))

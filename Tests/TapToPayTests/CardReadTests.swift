@@ -8,7 +8,7 @@ import SmartCard
 import TapToPay
 import Testing
 
-@Suite("TapToPay: taps that fail, busy readers, cancel, background and foreground")
+@Suite("TapToPay: taps that fail, busy readers, cancel, background and foreground", .serialized)
 struct CardReadTests {
     typealias ReadError = PaymentCardReaderSession.ReadError
     static let purchase = PaymentCardTransactionRequest(amount: 4.20, currencyCode: "EUR")

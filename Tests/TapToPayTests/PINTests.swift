@@ -6,18 +6,19 @@ import Issuer
 import TapToPay
 import Testing
 
-@Suite("TapToPay: online PIN the issuer asks for, captured within 55 s of the read")
+@Suite("TapToPay: online PIN the issuer asks for, captured within 55 s of the read", .serialized)
 struct PINTests {
     typealias ReadError = PaymentCardReaderSession.ReadError
 
     /// Reads `behaviour`'s card at a till and authorizes it to `requiresPIN`; the payment.
     static func requirePIN(
-        _ gateway: TapToPayGateway, _ till: Till, behaviour: TestCard.Behaviour = .onlinePINRequired
+        _ gateway: TapToPayGateway, _ till: Till, behaviour: TestCard.Behaviour = .onlinePINRequired,
+        scheme: TestCard.Scheme = .visa
     ) async throws -> (read: PaymentCardReadResult, payment: Payment, token: PaymentCardReaderSession.PINToken) {
-        let card = try gateway.card(behaviour, .visa)
+        let card = try gateway.card(behaviour, scheme)
         let read = try await till.read(card, PaymentCardTransactionRequest(amount: 15, currencyCode: "EUR"))
         let payment = try await gateway.authorize(read, minorUnits: 1_500, for: till.merchant).get()
-        #expect(payment.status == .requiresPIN && payment.pinRequest != nil)
+        #expect(payment.status == .requiresPIN && payment.pinRequest != nil, "\(payment.status) \(payment.failureCode ?? "")")
         _ = try await till.events.take(5)
         return (read, payment, PaymentCardReaderSession.PINToken(rawValue: payment.pinRequest?.pinToken ?? ""))
     }
@@ -77,7 +78,7 @@ struct PINTests {
                 }
                 try await till.events.expectRest([])
                 _ = lateEntry.next()
-                let slow = try await Self.requirePIN(gateway, till)
+                let slow = try await Self.requirePIN(gateway, till, behaviour: .onlinePINRequired, scheme: .mastercard)
                 await #expect(throws: ReadError.pinEntryTimeout) {
                     try await till.session.capturePIN(using: slow.token, cardReaderTransactionID: slow.read.id)
                 }

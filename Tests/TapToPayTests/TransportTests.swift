@@ -3,7 +3,7 @@ import GatewayAPI
 import TapToPay
 import Testing
 
-@Suite("TapToPay: the PSP's answers through a scripted transport")
+@Suite("TapToPay: the PSP's answers through a scripted transport", .serialized)
 struct TransportTests {
     /// A transport answering every request with the script's status and body lines.
     struct ScriptedTransport: GatewayTransport {

@@ -155,8 +155,10 @@ actor ReaderCore {
             let result = await prepared.kernel.perform(plan.transaction, over: channel)
             if interruption != nil { throw interrupted() }
             let outcome = result.outcome
+            // A refund's card answers with an AAC by design (nothing is authorized): its data is the refund's.
+            let isRefund = plan.transaction.type == .refund
             switch (outcome.status, outcome.authorizationData) {
-            case (.onlineRequest, let data?), (.approved, let data?):
+            case (.onlineRequest, let data?), (.approved, let data?), (.declined, let data?) where isRefund:
                 emit(.removeCard)
                 let read = try seal(data, plan: plan, prepared: prepared, outcome: .success)
                 emit(.readCompleted)

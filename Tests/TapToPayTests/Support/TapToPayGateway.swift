@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import CardEmulator
 import ContactlessTesting
 import EMV
@@ -47,10 +48,19 @@ struct TapToPayGateway: Sendable {
             defer { group.cancelAll() }
             let listening = await ports.first(where: { _ in true })
             let port = try #require(listening, "the gateway did not start")
+            // A client of its own, closed before the server stops: a shared pool could keep a connection to a
+            // stopped gateway whose port the next test's gateway gets.
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
             let gateway = TapToPayGateway(
                 application: application, clock: clock,
-                transport: HTTPGatewayTransport(baseURL: "http://127.0.0.1:\(port)"))
-            try await body(gateway)
+                transport: HTTPGatewayTransport(baseURL: "http://127.0.0.1:\(port)", client: client))
+            do {
+                try await body(gateway)
+                try await client.shutdown()
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
         }
     }
 
