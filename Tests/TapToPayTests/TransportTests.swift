@@ -77,6 +77,19 @@ struct TransportTests {
         }
     }
 
+    /// A transport whose PSP cannot be reached.
+    struct UnreachableTransport: GatewayTransport {
+        func send(_ request: GatewayRequest) async throws -> GatewayResponse { throw CancellationError() }
+    }
+
+    @Test("no PSP: networkError")
+    func unreachable() async {
+        let reader = PaymentCardReader(
+            environment: ReaderEnvironment(deviceID: "phone-1", gateway: UnreachableTransport(), interface: LoopbackInterface()))
+        await #expect(throws: PaymentCardReaderError.networkError) { try await reader.prepare(using: Self.token) }
+        await #expect(throws: PaymentCardReaderError.networkError) { try await reader.isAccountLinked(using: Self.token) }
+    }
+
     @Test("every error code has Apple's name and a test reaches it")
     func names() {
         #expect(PaymentCardReaderError.Code.allCases.map(\.description).sorted() == [
