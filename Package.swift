@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
         .library(name: "ApplePay", targets: ["ApplePay"]),
+        .library(name: "TapToPay", targets: ["TapToPay"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
@@ -125,6 +126,18 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The ProximityReader-shaped merchant SDK: the reader kernel over a pluggable contactless interface, the
+        // gateway's HTTP API behind a small transport protocol (AsyncHTTPClient by default).
+        .target(
+            name: "TapToPay",
+            dependencies: [
+                "EMV", "SmartCard", "ReaderKernel", "GatewayAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictness
+        ),
         // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
         .target(
             name: "ContactlessTesting",
@@ -219,6 +232,17 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "TapToPayTests",
+            dependencies: [
+                "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

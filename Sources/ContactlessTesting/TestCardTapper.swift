@@ -3,7 +3,7 @@ public import EMV
 public import Foundation
 public import GatewayAPI
 public import ReaderKernel
-import SmartCard
+public import SmartCard
 
 /// A test card in front of a reader: one personalised applet on the loopback and the reader kernel, so each tap
 /// spends the card's next ATC like a real card would. For gateway tests, demos and the load generator.
@@ -30,15 +30,26 @@ public actor TestCardTapper {
         pan: String, scheme: Scheme, keyCount: Int = 32, personalisedOn: Date = Date(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
+        channel = try Self.card(
+            pan: pan, scheme: scheme, keyCount: keyCount, personalisedOn: personalisedOn, clock: clock)
+        kernel = ReaderKernel(
+            configuration: .default(caPublicKeys: try CardProfile.testCAPublicKeys), clock: clock,
+            timeZone: TimeZone(identifier: "UTC") ?? .current)
+    }
+
+    /// The card alone, on a loopback channel, for a reader of one's own (a reader SDK's contactless interface):
+    /// the shipped profile of `scheme` with `pan`, personalised with `keyCount` limited-use keys from
+    /// `personalisedOn`, reading `clock`.
+    public static func card(
+        pan: String, scheme: Scheme, keyCount: Int = 32, personalisedOn: Date = Date(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> LoopbackChannel<EmulatedCard> {
         var profile = scheme == .visa ? try CardProfile.visaTest : try CardProfile.mastercardTest
         profile.pan = pan
         profile.limitedUseKeys.count = keyCount
         let applet = try profile.certified().personalize(
             on: personalisedOn, environment: CardEnvironment(now: clock, randomBytes: CardEnvironment.system.randomBytes))
-        channel = LoopbackChannel(applet: applet)
-        kernel = ReaderKernel(
-            configuration: .default(caPublicKeys: try CardProfile.testCAPublicKeys), clock: clock,
-            timeZone: TimeZone(identifier: "UTC") ?? .current)
+        return LoopbackChannel(applet: applet)
     }
 
     /// Taps the card for `amount` (a purchase by default); the kernel's authorisation data.

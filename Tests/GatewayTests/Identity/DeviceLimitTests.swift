@@ -1,3 +1,4 @@
+import ContactlessTesting
 import Foundation
 import Gateway
 import GatewayAPI

@@ -1,4 +1,5 @@
 import CardEmulator
+import ContactlessTesting
 import EMV
 import Foundation
 import Gateway
@@ -9,19 +10,6 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
-
-/// A clock tests move by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
-
-    var now: Date { lock.withLock { current } }
-    func advance(by interval: TimeInterval) { lock.withLock { current += interval } }
-    func set(_ date: Date) { lock.withLock { current = date } }
-    var function: @Sendable () -> Date { { self.now } }
-}
 
 /// Every log line the application wrote, rendered with its metadata.
 final class LogRecorder: @unchecked Sendable {

@@ -1,4 +1,5 @@
 import CardEmulator
+import ContactlessTesting
 import Crypto
 import EMV
 import Foundation

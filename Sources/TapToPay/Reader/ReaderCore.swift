@@ -1,0 +1,403 @@
+import EMV
+import Foundation
+import GatewayAPI
+import ReaderKernel
+import SmartCard
+
+/// The reader's I/O shell, shared by ``PaymentCardReader`` and its sessions: runs the gateway calls, the kernel over
+/// the contactless interface and the PIN pad, following ``ReaderState``'s rules, and emits the events.
+actor ReaderCore {
+    /// The 55 s after a read in which its PIN may be captured (DESIGN.md; the gateway enforces it too).
+    static let pinWindow: TimeInterval = 55
+
+    let options: PaymentCardReader.Options
+    let environment: ReaderEnvironment
+    private let client: GatewayClient
+    private let continuation: AsyncStream<PaymentCardReader.Event>.Continuation
+
+    private var state = ReaderState()
+    private var prepared: Prepared?
+    /// Cancels the card wait or PIN entry in progress.
+    private var cancelPending: (@Sendable () -> Void)?
+    /// Why the operation in progress is being interrupted.
+    private var interruption: PaymentCardReaderSession.ReadError.Code?
+    /// With `returnReadResultImmediately`: the sheet of the last result is still closing.
+    private var sheetOpen = false
+    /// Reads whose PIN may still be captured, by read id: the PAN (for the ISO 9564 format 4 block) in memory only.
+    private var pinReads: [String: PINRead] = [:]
+
+    /// A prepared device: its provisioning and the kernel configured from it.
+    private struct Prepared {
+        var session: Int
+        var provisioning: ReaderProvisioning
+        var kernel: ReaderKernel
+        var sealer: CardDataSealer
+    }
+
+    private struct PINRead {
+        var pan: PAN
+        var readAt: Date
+        var pinKey: [UInt8]
+        var aid: String?
+    }
+
+    init(
+        options: PaymentCardReader.Options, environment: ReaderEnvironment,
+        continuation: AsyncStream<PaymentCardReader.Event>.Continuation
+    ) {
+        self.options = options
+        self.environment = environment
+        client = GatewayClient(transport: environment.gateway)
+        self.continuation = continuation
+    }
+
+    deinit { continuation.finish() }
+
+    private func emit(_ event: PaymentCardReader.Event) { continuation.yield(event) }
+
+    // MARK: - Account
+
+    func isAccountLinked(token: String) async throws -> Bool {
+        try Self.checkToken(token)
+        do {
+            return try await client.accountLinkStatus(token: token, deviceId: environment.deviceID).isLinked
+        } catch {
+            throw Self.readerError(error, otherwise: .accountLinkingCheckFailed, "the account link could not be checked")
+        }
+    }
+
+    func link(token: String, relink: Bool) async throws {
+        try Self.checkToken(token)
+        do {
+            _ = try await client.link(token: token, deviceId: environment.deviceID, relink: relink)
+        } catch {
+            throw Self.readerError(error, otherwise: .accountLinkingFailed, "the account could not be linked")
+        }
+    }
+
+    // MARK: - Prepare
+
+    func prepare(token: String) async throws -> Int {
+        guard environment.interface != nil else {
+            throw PaymentCardReaderError(code: .unsupported, message: "this device has no contactless interface")
+        }
+        try Self.checkToken(token)
+        try state.beginPrepare()
+        var finished = false
+        defer { if !finished { _ = state.endPrepare(succeeded: false) } }
+        let continuation = self.continuation
+        let provisioning: ReaderProvisioning
+        do {
+            provisioning = try await client.prepare(token: token, deviceId: environment.deviceID) { percent in
+                continuation.yield(.updateProgress(percent))
+            }
+        } catch {
+            throw Self.readerError(error, otherwise: .prepareFailed, "the device could not be prepared")
+        }
+        let kernel: ReaderKernel
+        let sealer: CardDataSealer
+        do {
+            // The payload's JSON is the kernel configuration's JSON, which validates every field.
+            let configuration = try JSONDecoder().decode(
+                ReaderConfiguration.self, from: JSONEncoder().encode(provisioning.readerConfiguration))
+            kernel = ReaderKernel(configuration: configuration, clock: environment.clock, timeZone: environment.timeZone)
+            sealer = try provisioning.cardDataKey.sealer()
+        } catch {
+            throw PaymentCardReaderError(
+                code: .prepareFailed, message: "the PSP's reader configuration or card data key is not usable")
+        }
+        guard provisioning.pinKey.key.count == 16 else {
+            throw PaymentCardReaderError(code: .prepareFailed, message: "the PSP's PIN key is not an AES-128 key")
+        }
+        finished = true
+        guard let session = state.endPrepare(succeeded: true) else {
+            throw PaymentCardReaderError(code: .prepareFailed, message: "the prepare ended without a session")
+        }
+        prepared = Prepared(session: session, provisioning: provisioning, kernel: kernel, sealer: sealer)
+        return session
+    }
+
+    // MARK: - Lifecycle
+
+    func enterBackground() {
+        let wasBusy = state.enterBackground()
+        if wasBusy {
+            interruption = .readFromBackgroundError
+            cancelPending?()
+        } else if sheetOpen {
+            sheetOpen = false
+            emit(.userInterfaceDismissed)
+        }
+        emit(.notReady)
+    }
+
+    func enterForeground() { state.enterForeground() }
+
+    // MARK: - Reads
+
+    func read(_ plan: ReadPlan, session: Int) async throws -> PaymentCardReadResult {
+        let prepared = try beginOperation(session: session)
+        defer { endOperation() }
+        guard let interface = environment.interface else {
+            throw PaymentCardReaderError(code: .unsupported, message: "this device has no contactless interface")
+        }
+        var attempt = 0
+        while true {
+            attempt += 1
+            emit(.readyForTap)
+            let channel: any CardChannel
+            do {
+                channel = try await cancellable { try await interface.waitForCard() }
+            } catch {
+                throw interrupted(or: "the contactless interface failed")
+            }
+            emit(.cardDetected)
+            let result = await prepared.kernel.perform(plan.transaction, over: channel)
+            if interruption != nil { throw interrupted() }
+            let outcome = result.outcome
+            // A refund's card answers with an AAC by design (nothing is authorized): its data is the refund's.
+            let isRefund = plan.transaction.type == .refund
+            switch (outcome.status, outcome.authorizationData) {
+            case (.onlineRequest, let data?), (.approved, let data?), (.declined, let data?) where isRefund:
+                emit(.removeCard)
+                let read = try seal(data, plan: plan, prepared: prepared, outcome: .success)
+                emit(.readCompleted)
+                closeSheet()
+                return read
+            case (.declined, let data):
+                emit(.removeCard)
+                if options.includeErrorInReadResult, let data {
+                    let read = try seal(data, plan: plan, prepared: prepared, outcome: .cardDeclined)
+                    emit(.readNotCompleted)
+                    closeSheet()
+                    return read
+                }
+                throw failed(.paymentCardDeclined, "the card declined the transaction")
+            case (.tryAgain, _) where attempt < environment.maximumTapAttempts:
+                emit(.readRetry)
+            case (.tryAgain, _):
+                throw failed(.cardReadFailed, "the card could not be read in \(attempt) taps (\(outcome.reason))")
+            default:
+                throw Self.isUnsupported(outcome)
+                    ? failed(.cardNotSupported, "the card is not supported here (\(outcome.reason))")
+                    : failed(.cardReadFailed, "the card could not be read (\(outcome.reason))")
+            }
+        }
+    }
+
+    func cancelRead(session: Int) -> Bool {
+        guard state.isBusy, prepared?.session == session, interruption == nil else { return false }
+        interruption = .readCancelled
+        cancelPending?()
+        return true
+    }
+
+    // MARK: - PIN
+
+    func capturePIN(token: String, readID: String, session: Int) async throws -> PaymentCardReadResult {
+        guard !token.isEmpty else {
+            throw PaymentCardReaderSession.ReadError(code: .pinTokenInvalid, message: "the PIN token is empty")
+        }
+        _ = try beginOperation(session: session)
+        defer { endOperation() }
+        guard let interface = environment.interface else {
+            throw PaymentCardReaderError(code: .unsupported, message: "this device has no contactless interface")
+        }
+        let now = environment.clock()
+        pinReads = pinReads.filter { now.timeIntervalSince($0.value.readAt) <= Self.pinWindow }
+        guard let read = pinReads[readID] else {
+            throw PaymentCardReaderSession.ReadError(
+                code: .pinNotAllowed, message: "no read of this reader within the last 55 s has this id")
+        }
+        let deadline = read.readAt.addingTimeInterval(Self.pinWindow)
+        emit(.pinEntryRequested)
+        let entry: PINEntry
+        do {
+            entry = try await cancellable { await interface.enterPIN(PINEntryRequest(readID: readID, deadline: deadline)) }
+        } catch {
+            throw interrupted(or: "the PIN pad failed")
+        }
+        emit(.pinEntryCompleted)
+        if interruption != nil { throw interrupted() }
+        let paymentCardData: String?
+        switch entry {
+        case .cancelled:
+            throw dismissing(.pinCancelled, "the cardholder cancelled PIN entry")
+        case .timedOut:
+            throw dismissing(.pinEntryTimeout, "the PIN pad timed out")
+        case .bypassed:
+            paymentCardData = nil
+        case .entered(let pin):
+            guard environment.clock() <= deadline else {
+                throw dismissing(.pinEntryTimeout, "the PIN was entered after the 55 s window closed")
+            }
+            let block: [UInt8]
+            do {
+                block = try PINBlock.encipherISO4(pin: pin, pan: read.pan.digits, key: read.pinKey)
+            } catch {
+                throw dismissing(.pinEntryFailed, "the PIN entered could not be enciphered (\(error.code))")
+            }
+            let submission = PINSubmission(pinToken: token, pinBlock: block.hexString)
+            paymentCardData = try JSONEncoder.gatewayAPI.encode(submission).base64EncodedString()
+        }
+        closeSheet()
+        return PaymentCardReadResult(
+            id: readID, paymentCardData: paymentCardData, generalCardData: nil, outcome: .success,
+            pinBypassed: entry == .bypassed, isPINFallback: true, applicationTypeIdentifier: read.aid)
+    }
+
+    // MARK: - Helpers
+
+    private func beginOperation(session: Int) throws -> Prepared {
+        try state.beginOperation(
+            session: session, now: environment.clock(), expiresAt: prepared?.provisioning.session.expiresAt ?? .distantPast)
+        interruption = nil
+        if sheetOpen {
+            sheetOpen = false
+            emit(.userInterfaceDismissed)
+        }
+        guard let prepared, prepared.session == session else {
+            state.endOperation()
+            throw PaymentCardReaderSession.ReadError(code: .noReaderSession, message: "the session is not prepared")
+        }
+        return prepared
+    }
+
+    private func endOperation() {
+        state.endOperation()
+        interruption = nil
+        cancelPending = nil
+    }
+
+    /// Runs `body` so that ``cancelRead(session:)`` and backgrounding can cancel it.
+    private func cancellable<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        // A task of its own because the read's task belongs to the app; it is awaited at once.
+        let task = Task { try await body() }
+        cancelPending = { task.cancel() }
+        if interruption != nil { task.cancel() }
+        defer { cancelPending = nil }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// The error for an interrupted operation, its events emitted; when nothing interrupted it, the interface
+    /// failed (`cardReadFailed`), unless the app cancelled the task it reads in (`readCancelled`).
+    private func interrupted(or failure: String? = nil) -> any Error {
+        if interruption == nil {
+            guard Task.isCancelled || failure == nil else { return failed(.cardReadFailed, failure ?? "") }
+            interruption = .readCancelled
+        }
+        switch interruption {
+        case .readCancelled?:
+            emit(.readCancelled)
+            emit(.userInterfaceDismissed)
+            return PaymentCardReaderSession.ReadError(code: .readCancelled, message: "the read was cancelled")
+        default:
+            emit(.readNotCompleted)
+            emit(.userInterfaceDismissed)
+            return PaymentCardReaderSession.ReadError(
+                code: .readFromBackgroundError, message: "the app went to the background during the read")
+        }
+    }
+
+    /// A read that ended without a result: its events and error.
+    private func failed(_ code: PaymentCardReaderSession.ReadError.Code, _ message: String) -> any Error {
+        emit(.readNotCompleted)
+        emit(.userInterfaceDismissed)
+        return PaymentCardReaderSession.ReadError(code: code, message: message)
+    }
+
+    /// A PIN capture that ended without a result: the sheet closes.
+    private func dismissing(_ code: PaymentCardReaderSession.ReadError.Code, _ message: String) -> any Error {
+        emit(.userInterfaceDismissed)
+        return PaymentCardReaderSession.ReadError(code: code, message: message)
+    }
+
+    /// The sheet closes now, or with `returnReadResultImmediately` when the session is next used.
+    private func closeSheet() {
+        if options.returnReadResultImmediately {
+            sheetOpen = true
+        } else {
+            emit(.userInterfaceDismissed)
+        }
+    }
+
+    /// Seals `data` to the PSP as a new read and remembers its PAN for a PIN capture within 55 s.
+    private func seal(
+        _ data: AuthorizationData, plan: ReadPlan, prepared: Prepared, outcome: PaymentCardReadResult.ReadOutcome
+    ) throws -> PaymentCardReadResult {
+        let now = environment.clock()
+        let payload = CardDataPayload(
+            deviceId: prepared.provisioning.deviceId, merchantId: prepared.provisioning.merchantId, createdAt: now,
+            authorization: CardAuthorizationData(
+                mode: data.mode == .emv ? .emv : .magStripe, iccData: data.iccData, pan: data.pan,
+                panSequenceNumber: data.panSequenceNumber, expiry: data.expiry, track2: data.track2))
+        let sealed: SealedCardData
+        let encoded: Data
+        do {
+            sealed = try prepared.sealer.seal(payload)
+            encoded = try JSONEncoder.gatewayAPI.encode(sealed)
+        } catch {
+            throw failed(.cardReadFailed, "the card data could not be sealed to the PSP")
+        }
+        let id = payload.readId.uuidString.lowercased()
+        let aid = data.iccValue(.dedicatedFileName)?.hexString
+        pinReads = pinReads.filter { now.timeIntervalSince($0.value.readAt) <= Self.pinWindow }
+        pinReads[id] = PINRead(pan: data.pan, readAt: now, pinKey: Array(prepared.provisioning.pinKey.key), aid: aid)
+        return PaymentCardReadResult(
+            id: id, paymentCardData: encoded.base64EncodedString(),
+            generalCardData: plan.generalCardData(
+                data, configuration: prepared.kernel.configuration)?.base64EncodedString(),
+            outcome: outcome, applicationTypeIdentifier: aid)
+    }
+
+    /// Whether an outcome means this reader cannot take the card at all (rather than a failed read).
+    private static func isUnsupported(_ outcome: Outcome) -> Bool {
+        if outcome.status == .tryAnotherInterface { return true }
+        switch outcome.reason {
+        case .proximityEnvironmentUnavailable, .noMutuallySupportedApplication, .candidatesExhausted,
+            .unsupportedCard, .cardRequestedAnotherInterface, .amountOverContactlessLimit:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func checkToken(_ token: String) throws(PaymentCardReaderError) {
+        guard !token.isEmpty else {
+            throw PaymentCardReaderError(code: .emptyReaderToken, message: "the reader token is empty")
+        }
+    }
+
+    /// The reader error for a failed gateway call: the PSP's codes that have an Apple name get it, anything else
+    /// is `otherwise`.
+    private static func readerError(
+        _ error: any Error, otherwise: PaymentCardReaderError.Code, _ message: String
+    ) -> PaymentCardReaderError {
+        guard let failure = error as? GatewayClient.Failure else {
+            return error as? PaymentCardReaderError ?? PaymentCardReaderError(code: otherwise, message: message)
+        }
+        switch failure {
+        case .network:
+            return PaymentCardReaderError(code: .networkError, message: "the PSP could not be reached")
+        case .malformed(let what):
+            return PaymentCardReaderError(code: otherwise, message: "\(message): \(what)")
+        case .problem(let problem):
+            let code: PaymentCardReaderError.Code =
+                switch problem.code {
+                case .accountNotLinked: .accountNotLinked
+                case .accountAlreadyLinked: .accountAlreadyLinked
+                case .merchantBlocked: .merchantBlocked
+                case .tokenExpired: .tokenExpired
+                case .invalidReaderToken, .unauthorized: .invalidReaderToken
+                default: otherwise
+                }
+            return PaymentCardReaderError(
+                code: code, message: "\(message): the PSP answered \(problem.code) (\(problem.message))",
+                clearsAt: problem.clearsAt)
+        }
+    }
+}

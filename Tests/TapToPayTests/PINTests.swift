@@ -1,0 +1,195 @@
+import ContactlessTesting
+import EMV
+import Foundation
+import GatewayAPI
+import Issuer
+import TapToPay
+import Testing
+
+@Suite("TapToPay: online PIN the issuer asks for, captured within 55 s of the read", .serialized)
+struct PINTests {
+    typealias ReadError = PaymentCardReaderSession.ReadError
+
+    /// Reads `behaviour`'s card at a till and authorizes it to `requiresPIN`; the payment.
+    static func requirePIN(
+        _ gateway: TapToPayGateway, _ till: Till, behaviour: TestCard.Behaviour = .onlinePINRequired,
+        scheme: TestCard.Scheme = .visa
+    ) async throws -> (read: PaymentCardReadResult, payment: Payment, token: PaymentCardReaderSession.PINToken) {
+        let card = try gateway.card(behaviour, scheme)
+        let read = try await till.read(card, PaymentCardTransactionRequest(amount: 15, currencyCode: "EUR"))
+        let payment = try await gateway.authorize(read, minorUnits: 1_500, for: till.merchant).get()
+        #expect(payment.status == .requiresPIN && payment.pinRequest != nil, "\(payment.status) \(payment.failureCode ?? "")")
+        _ = try await till.events.take(5)
+        return (read, payment, PaymentCardReaderSession.PINToken(rawValue: payment.pinRequest?.pinToken ?? ""))
+    }
+
+    @Test("online PIN: the PSP asks, the reader captures the PIN, the PSP approves the same read")
+    func onlinePIN() async throws {
+        try await TapToPayGateway.with { gateway in
+            let seen = Deadlines()
+            try await gateway.withTill(pinPad: { request in
+                seen.append(request.deadline)
+                return .entered(TestCards.pin)
+            }) { till in
+                let (read, payment, token) = try await Self.requirePIN(gateway, till)
+                let capture = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                try await till.events.expectRest([.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
+                #expect(capture.id == read.id && capture.isPINFallback && !capture.pinBypassed)
+                #expect(seen.values.first.map { $0.timeIntervalSince(gateway.clock.now) } == 55)
+                let submission = try capture.pinSubmission()
+                #expect(submission.pinToken == token.rawValue && submission.pinBlock.count == 32)
+                let approved = try await gateway.submitPIN(capture, payment: payment.id, for: till.merchant).get()
+                #expect(approved.status == .succeeded && approved.capturedAmount == 1_500)
+                let card = try #require(TestCards.card(.onlinePINRequired, .visa))
+                #expect(try await gateway.balance(card) == TestCards.balance - 1_500)
+            }
+        }
+    }
+
+    @Test("a wrong PIN is refused by the issuer; the reader captures again within the window")
+    func wrongThenRightPIN() async throws {
+        try await TapToPayGateway.with { gateway in
+            let pins = PINSequence(["0000", TestCards.pin])
+            try await gateway.withTill(pinPad: { _ in .entered(pins.next()) }) { till in
+                let (read, payment, token) = try await Self.requirePIN(gateway, till)
+                let wrong = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                await #expect(throws: GatewayAPIError.incorrectPIN) {
+                    try await gateway.submitPIN(wrong, payment: payment.id, for: till.merchant).get()
+                }
+                gateway.clock.advance(by: 20)
+                let right = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                #expect(try await gateway.submitPIN(right, payment: payment.id, for: till.merchant).get().status == .succeeded)
+            }
+        }
+    }
+
+    @Test("PIN after 55 s: capture is not allowed; a PIN entered past the window times out")
+    func pinWindow() async throws {
+        try await TapToPayGateway.with { gateway in
+            let lateEntry = PINSequence(["on time", "late"])
+            try await gateway.withTill(pinPad: { request in
+                if lateEntry.next() == "late" { gateway.clock.set(request.deadline.addingTimeInterval(1)) }
+                return .entered(TestCards.pin)
+            }) { till in
+                let (read, _, token) = try await Self.requirePIN(gateway, till)
+                gateway.clock.advance(by: 56)
+                await #expect(throws: ReadError.pinNotAllowed) {
+                    try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                }
+                try await till.events.expectRest([])
+                _ = lateEntry.next()
+                let slow = try await Self.requirePIN(gateway, till, behaviour: .onlinePINRequired, scheme: .mastercard)
+                await #expect(throws: ReadError.pinEntryTimeout) {
+                    try await till.session.capturePIN(using: slow.token, cardReaderTransactionID: slow.read.id)
+                }
+                try await till.events.expectRest([.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
+            }
+        }
+    }
+
+    @Test("PIN pad outcomes: cancelled, timed out, bypassed, an impossible PIN; an empty token or unknown read")
+    func pinPadOutcomes() async throws {
+        try await TapToPayGateway.with { gateway in
+            let entries = PINSequence(["cancel", "timeout", "bypass", "12"])
+            let pad: @Sendable (PINEntryRequest) async -> PINEntry = { _ in
+                switch entries.next() {
+                case "cancel": .cancelled
+                case "timeout": .timedOut
+                case "bypass": .bypassed
+                case let pin: .entered(pin)
+                }
+            }
+            try await gateway.withTill(pinPad: pad) { till in
+                let (read, _, token) = try await Self.requirePIN(gateway, till)
+                let session = till.session
+                await #expect(throws: ReadError.pinCancelled) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                }
+                await #expect(throws: ReadError.pinEntryTimeout) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                }
+                let bypassed = try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                #expect(bypassed.pinBypassed && bypassed.paymentCardData == nil && bypassed.isPINFallback)
+                await #expect(throws: ReadError.pinEntryFailed) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                }
+                await #expect(throws: ReadError.pinTokenInvalid) {
+                    try await session.capturePIN(
+                        using: PaymentCardReaderSession.PINToken(rawValue: ""), cardReaderTransactionID: read.id)
+                }
+                await #expect(throws: ReadError.pinNotAllowed) {
+                    try await session.capturePIN(using: token, cardReaderTransactionID: UUID().uuidString)
+                }
+            }
+        }
+    }
+
+    @Test("PIN entry is one operation at a time and ends when the app goes to the background")
+    func pinBusyAndBackground() async throws {
+        try await TapToPayGateway.with { gateway in
+            let gate = PINGate()
+            try await gateway.withTill(pinPad: { _ in await gate.wait() }) { till in
+                let (read, _, token) = try await Self.requirePIN(gateway, till)
+                async let capture = till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                try await till.events.expectNext([.pinEntryRequested])
+                await #expect(throws: ReadError.readerSessionBusy) {
+                    try await till.session.readPaymentCard(PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
+                }
+                await till.reader.applicationDidEnterBackground()
+                gate.open(.entered(TestCards.pin))
+                do {
+                    _ = try await capture
+                    Issue.record("the capture did not fail")
+                } catch {
+                    #expect(error as? ReadError == ReadError.readFromBackgroundError)
+                }
+                try await till.events.expectRest([
+                        .notReady, .pinEntryCompleted, .readNotCompleted, .userInterfaceDismissed,
+                    ])
+            }
+        }
+    }
+}
+
+/// Values a PIN pad saw, in order.
+final class Deadlines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [Date] = []
+    func append(_ date: Date) { lock.withLock { seen.append(date) } }
+    var values: [Date] { lock.withLock { seen } }
+}
+
+/// A PIN pad's scripted entries, one per call.
+final class PINSequence: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String]
+    init(_ entries: [String]) { self.entries = entries }
+    func next() -> String { lock.withLock { entries.isEmpty ? "" : entries.removeFirst() } }
+}
+
+/// A PIN pad that waits until the test opens it.
+final class PINGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiter: CheckedContinuation<PINEntry, Never>?
+    private var result: PINEntry?
+
+    func wait() async -> PINEntry {
+        await withCheckedContinuation { continuation in
+            let ready: PINEntry? = lock.withLock {
+                if let result { return result }
+                waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    func open(_ entry: PINEntry) {
+        let waiting: CheckedContinuation<PINEntry, Never>? = lock.withLock {
+            result = entry
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume(returning: entry)
+    }
+}
