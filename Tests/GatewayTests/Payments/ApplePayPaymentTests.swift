@@ -1,6 +1,7 @@
 import ApplePay
 import Crypto
 import EMV
+import ContactlessTesting
 import Foundation
 import Gateway
 import GatewayAPI
