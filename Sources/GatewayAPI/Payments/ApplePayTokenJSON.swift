@@ -1,3 +1,4 @@
+import EMV
 public import Foundation
 
 /// An Apple Pay token as the app received it, passed through as JSON: a whole `PKPaymentToken` object (with
@@ -6,51 +7,13 @@ public import Foundation
 ///
 /// Its description never shows the token (it holds the encrypted payment data and the signature).
 public struct ApplePayTokenJSON: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// A JSON value. Numbers are kept as exact decimals.
-    indirect enum Value: Sendable, Hashable, Codable {
-        case null
-        case bool(Bool)
-        case number(Decimal)
-        case string(String)
-        case array([Value])
-        case object([String: Value])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else if let value = try? container.decode(Decimal.self) {
-                self = .number(value)
-            } else if let value = try? container.decode([Value].self) {
-                self = .array(value)
-            } else {
-                self = .object(try container.decode([String: Value].self))
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .null: try container.encodeNil()
-            case .bool(let value): try container.encode(value)
-            case .number(let value): try container.encode(value)
-            case .string(let value): try container.encode(value)
-            case .array(let value): try container.encode(value)
-            case .object(let value): try container.encode(value)
-            }
-        }
-    }
-
-    private let value: Value
+    /// The token, numbers kept as exact decimals.
+    private let value: JSONValue
 
     /// Reads a token's JSON text.
     /// - Throws: `DecodingError` when it is not a JSON object.
     public init(json: Data) throws {
-        let value = try JSONDecoder().decode(Value.self, from: json)
+        let value = try JSONDecoder().decode(JSONValue.self, from: json)
         guard case .object = value else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a token is a JSON object"))
         }
@@ -59,7 +22,7 @@ public struct ApplePayTokenJSON: Sendable, Hashable, Codable, CustomStringConver
 
     /// Decodes the token object of a request body.
     public init(from decoder: any Decoder) throws {
-        let value = try Value(from: decoder)
+        let value = try JSONValue(from: decoder)
         guard case .object = value else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "a token is a JSON object"))
