@@ -163,7 +163,6 @@ let package = Package(
                 "ReaderKernel",
                 "Gateway",
                 "GatewayAPI",
-                "ApplePay",
                 "ContactlessTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
