@@ -70,7 +70,7 @@ struct BenchmarkToken: Sendable {
             )
             paymentData = token.paymentData
             decryptor = PaymentTokenDecryptor(
-                merchants: [merchant], trustedRoots: [pki.root], replayStore: nil, now: { signingTime }
+                merchants: [merchant], trustedRoots: [pki.root], replayStore: ForgetfulReplayStore(), now: { signingTime }
             )
             expected = ("0010", 2_500)
         case .realApple:
@@ -83,7 +83,7 @@ struct BenchmarkToken: Sendable {
                 privateKeyPEM: String(contentsOf: folder.appendingPathComponent("private_key.pem"), encoding: .utf8)
             )
             let signingTime = Date(timeIntervalSince1970: 1_630_522_986)  // 2021-09-01T19:03:06Z, its signingTime
-            decryptor = PaymentTokenDecryptor(merchants: [merchant], replayStore: nil, now: { signingTime })
+            decryptor = PaymentTokenDecryptor(merchants: [merchant], replayStore: ForgetfulReplayStore(), now: { signingTime })
             expected = ("1169", 100)  // SOURCES.md's known answers
         }
         let payment = try await verifyAndDecrypt().payment
@@ -95,4 +95,10 @@ struct BenchmarkToken: Sendable {
     func verifyAndDecrypt() async throws -> VerifiedPaymentToken {
         try await decryptor.decrypt(paymentData)
     }
+}
+
+/// Accepts every transactionId: the benchmark verifies the same token over and over, so a real store would refuse
+/// all but the first (an in-memory store's check is one dictionary insert, outside what is measured here).
+struct ForgetfulReplayStore: TransactionReplayStore {
+    func record(transactionId: String, expiresAt: Date) async throws {}
 }
