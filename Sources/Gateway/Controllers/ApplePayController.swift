@@ -10,10 +10,11 @@ struct ApplePayController: Sendable {
 
     func addRoutes(to group: some RouterMethods<GatewayRequestContext>) {
         group.post("v1/applepay/payments") { request, context in
-            try await payments.mutate(request, context) { (body: CreateApplePayPaymentRequest, caller, _) in
+            try await payments.mutate(request, context) { (body: CreateApplePayPaymentRequest, caller, claim) in
                 do {
+                    let answer = claim.map { IdempotentResponder.Answer(claim: $0, status: .created) }
                     let payment = try await payments.service.authorizeApplePay(
-                        body, caller: caller, acceptance: acceptance)
+                        body, caller: caller, acceptance: acceptance, answer: answer)
                     payments.metrics.recordAuthorization(result: payment.status.rawValue)
                     return JSONResponse(payment, status: .created)
                 } catch let error as GatewayAPIError {

@@ -1,3 +1,4 @@
+import EMV
 import Foundation
 import GatewayAPI
 
@@ -22,6 +23,19 @@ struct PaymentRecord: Sendable {
 }
 
 extension PaymentRecord {
+    /// A new payment, `processing` until the issuer answers: nothing captured or refunded, no issuer answer yet.
+    init(
+        newPaymentOf merchantId: String, deviceId: String, readId: UUID?, kind: PaymentKind,
+        captureMethod: CaptureMethod, amount: Int, currency: Currency, card: PaymentCard, at now: Date
+    ) {
+        self.init(
+            payment: Payment(
+                id: EntityID.make("pay"), merchantId: merchantId, deviceId: deviceId, readId: readId, kind: kind,
+                status: .processing, captureMethod: captureMethod, amount: amount, currency: currency.alphabeticCode,
+                capturedAmount: 0, refundedAmount: 0, card: card, issuer: nil, failureCode: nil, pinRequest: nil,
+                createdAt: now, updatedAt: now))
+    }
+
     /// Drops the read's card data and the PIN token: the wait for a PIN is over (decided, failed or voided).
     mutating func forgetCardData() {
         pendingCardData = nil

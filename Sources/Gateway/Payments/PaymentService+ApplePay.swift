@@ -10,16 +10,16 @@ extension PaymentService {
     /// online payment cryptogram and ECI). The payment then lives as any other: capture, void, refund.
     ///
     /// A merchant's server (API key) pays from the merchant's e-commerce terminal, a reader session from its
-    /// device. The card shown is the DPAN's BIN and last four, entry mode `applePay`.
+    /// device. The card shown is the DPAN's BIN and last four, entry mode `applePay`. `answer` stores the request's
+    /// idempotent answer in the transaction that stores the outcome, as for card payments.
     func authorizeApplePay(
-        _ request: CreateApplePayPaymentRequest, caller: Caller, acceptance: ApplePayAcceptance
+        _ request: CreateApplePayPaymentRequest, caller: Caller, acceptance: ApplePayAcceptance,
+        answer: IdempotentResponder.Answer? = nil
     ) async throws -> GatewayAPI.Payment {
         guard caller.credential != .readerToken else {
             throw GatewayAPIError(code: .forbidden, message: "payments take a reader session or an API key")
         }
-        guard (1...999_999_999_999).contains(request.amount) else {
-            throw GatewayAPIError(code: .invalidRequest, message: "amount must be between 1 and 999999999999")
-        }
+        try Self.checkAmount(request.amount)
         let currency = try Self.currency(request.currency)
         let verified = try await acceptance.verify(
             request.token, applicationData: request.applicationData, merchantId: caller.merchantId)
@@ -40,17 +40,14 @@ extension PaymentService {
         }
         let now = clock()
         var record = PaymentRecord(
-            payment: GatewayAPI.Payment(
-                id: EntityID.make("pay"), merchantId: caller.merchantId, deviceId: deviceId, readId: nil,
-                kind: .purchase, status: .processing, captureMethod: request.captureMethod ?? .automatic,
-                amount: request.amount, currency: currency.alphabeticCode, capturedAmount: 0, refundedAmount: 0,
-                card: PaymentCard(pan: decrypted.accountNumber, entryMode: "applePay"), issuer: nil, failureCode: nil,
-                pinRequest: nil, createdAt: now, updatedAt: now))
+            newPaymentOf: caller.merchantId, deviceId: deviceId, readId: nil, kind: .purchase,
+            captureMethod: request.captureMethod ?? .automatic, amount: request.amount, currency: currency,
+            card: PaymentCard(pan: decrypted.accountNumber, entryMode: "applePay"), at: now)
         let card = AuthorizationMessage.tokenCard(dpan: decrypted.accountNumber, expiry: decrypted.expiry)
         let message = try await prepareSend(
             &record, card: card, currency: currency, pinBlock: nil, opening: nil,
             token: TokenPaymentData(cryptogram: cryptogram, eci: eci))
-        return try await exchange(message, record: record, card: card)
+        return try await exchange(message, record: record, card: card, answer: answer)
     }
 
     /// The merchant's e-commerce terminal: a device row of its own (`ecom_<merchant id>`) for the STAN and

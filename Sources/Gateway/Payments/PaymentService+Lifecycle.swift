@@ -106,9 +106,7 @@ extension PaymentService {
                 code: .invalidRequest, message: "a refund without a payment needs cardData, amount and currency")
         }
         let currency = try Self.currency(currencyCode)
-        guard (1...999_999_999_999).contains(amount) else {
-            throw GatewayAPIError(code: .invalidRequest, message: "amount must be between 1 and 999999999999")
-        }
+        try Self.checkAmount(amount)
         let payload = try await open(sealed, caller: caller)
         let card = payload.authorization
         let now = clock()

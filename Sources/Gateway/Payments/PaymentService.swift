@@ -40,9 +40,7 @@ struct PaymentService: Sendable {
         let currency = try Self.currency(request.currency)
         switch kind {
         case .purchase:
-            guard (1...999_999_999_999).contains(request.amount) else {
-                throw GatewayAPIError(code: .invalidRequest, message: "amount must be between 1 and 999999999999")
-            }
+            try Self.checkAmount(request.amount)
         case .verification:
             guard request.amount == 0 else {
                 throw GatewayAPIError(code: .invalidRequest, message: "a verification's amount is 0")
@@ -55,13 +53,11 @@ struct PaymentService: Sendable {
         try Self.checkCryptogramCovers(card, amount: request.amount, currency: currency)
         let now = clock()
         var record = PaymentRecord(
-            payment: Payment(
-                id: EntityID.make("pay"), merchantId: caller.merchantId, deviceId: payload.deviceId,
-                readId: payload.readId, kind: kind, status: .processing,
-                captureMethod: kind == .verification ? .automatic : request.captureMethod ?? .automatic,
-                amount: request.amount, currency: currency.alphabeticCode, capturedAmount: 0, refundedAmount: 0,
-                card: PaymentCard(pan: card.pan, entryMode: card.mode == .emv ? "contactlessChip" : "contactlessMagStripe"),
-                issuer: nil, failureCode: nil, pinRequest: nil, createdAt: now, updatedAt: now))
+            newPaymentOf: caller.merchantId, deviceId: payload.deviceId, readId: payload.readId, kind: kind,
+            captureMethod: kind == .verification ? .automatic : request.captureMethod ?? .automatic,
+            amount: request.amount, currency: currency,
+            card: PaymentCard(pan: card.pan, entryMode: card.mode == .emv ? "contactlessChip" : "contactlessMagStripe"),
+            at: now)
         record.pinDeadline = payload.createdAt.addingTimeInterval(Self.pinWindow)
         if kind == .verification { record.payment.verificationReason = request.verificationReason ?? .other }
         let read = OpenedRead(id: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(CardDataOpener.maximumAge))
@@ -128,15 +124,17 @@ struct PaymentService: Sendable {
             if let read {
                 guard try await SQLReplayStore.recordOpened(readId: read.id, expiresAt: read.expiresAt, on: executor)
                 else { throw GatewayAPIError(code: .cardDataReplayed, message: "the card data was already opened") }
-                try await repository.insert(record, on: executor)
-            } else if token != nil {
+            }
+            // A read or a token makes a new payment; neither is a resubmission (with a PIN) of a stored one.
+            let isNew = read != nil || token != nil
+            if isNew {
                 try await repository.insert(record, on: executor)
             } else {
                 try await repository.update(record, on: executor)
             }
             try await AuditLog.record(
                 on: executor, at: now, actor: record.payment.merchantId, entity: "payment", id: record.payment.id,
-                action: read != nil || token != nil ? "created" : "resubmitted", detail: "stan \(reference.stan)")
+                action: isNew ? "created" : "resubmitted", detail: "stan \(reference.stan)")
             return (record, message)
         }
         record = stored
@@ -229,6 +227,13 @@ struct PaymentService: Sendable {
                 on: executor, at: date, actor: actor, entity: "payment", id: record.payment.id, action: action,
                 detail: detail)
             try await also(executor)
+        }
+    }
+
+    /// Checks that a purchase or refund amount is 1 to 12 digits of minor units (ISO 8583 field 4).
+    static func checkAmount(_ amount: Int) throws(GatewayAPIError) {
+        guard (1...999_999_999_999).contains(amount) else {
+            throw GatewayAPIError(code: .invalidRequest, message: "amount must be between 1 and 999999999999")
         }
     }
 
