@@ -33,7 +33,7 @@ extension IssuerHost {
         let candidatePIN = request.pinBlock.map { pinVerificationValue(of: $0, pan: request.pan) }
         let approvalCode = Self.approvalCode(keyedPAN: keyedPAN, atc: atc)
         let atcValue = UInt16(atc[0]) << 8 | UInt16(atc[1])
-        let today = try? EMVDate(date, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let today = Self.utcDate(date)
         let decision: AuthorizationDecision?
         do {
             decision = try await repository.authorize(keyedPAN) { account in
@@ -47,9 +47,8 @@ extension IssuerHost {
             return response(to: message, code: .systemMalfunction)
         }
         let result = decision?.result ?? .unknownCard
-        guard let code = result.responseCode else { return nil }
-        var answer = response(to: message, code: code)
-        if result == .approved { answer[.authorizationCode] = .text(approvalCode) }
+        guard var answer = answer(message, with: result, approvalCode: approvalCode), let code = result.responseCode
+        else { return nil }
         if let issuerAuthenticationData = try? Self.issuerAuthenticationData(
             card, arqc: arqc, atc: atc, code: code, approved: result == .approved)
         {
@@ -194,6 +193,20 @@ extension IssuerHost {
     /// The Visa card status update of an ARPC of method 2: byte 2 bit 8 set when the issuer approves.
     static func cardStatusUpdate(approved: Bool) -> [UInt8] {
         [0x00, approved ? 0x80 : 0x00, 0x00, 0x00]
+    }
+
+    /// The 0110 answering `message` with `result`: nil when the account stays silent (a test card simulating a
+    /// timeout), the approval code in field 38 when approved.
+    func answer(_ message: ISO8583Message, with result: AuthorizationResult, approvalCode: String) -> ISO8583Message? {
+        guard let code = result.responseCode else { return nil }
+        var answer = response(to: message, code: code)
+        if result == .approved { answer[.authorizationCode] = .text(approvalCode) }
+        return answer
+    }
+
+    /// The transaction date of `date` in UTC, as the card's 9A would carry it; nil only for dates EMV can't hold.
+    static func utcDate(_ date: Date) -> EMVDate? {
+        try? EMVDate(date, timeZone: TimeZone(identifier: "UTC") ?? .current)
     }
 
     /// A six-character approval code, deterministic per card and ATC: the first three bytes of

@@ -37,7 +37,7 @@ extension IssuerHost {
         case .verified(let verified, let counter): (token, atc) = (verified, counter)
         }
         let approvalCode = Self.approvalCode(keyedPAN: token.keyedDPAN, atc: [UInt8(atc >> 8), UInt8(atc & 0xFF)])
-        let today = try? EMVDate(date, timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+        let today = Self.utcDate(date)
         let record = AuthorizationRecord(
             reference: reference, keyedPAN: token.fundingKeyedPAN, amount: amount, approvalCode: approvalCode,
             date: date)
@@ -51,10 +51,6 @@ extension IssuerHost {
         } catch {
             return response(to: message, code: .systemMalfunction)
         }
-        let result = decision?.result ?? .unknownCard
-        guard let code = result.responseCode else { return nil }
-        var answer = response(to: message, code: code)
-        if result == .approved { answer[.authorizationCode] = .text(approvalCode) }
-        return answer
+        return answer(message, with: decision?.result ?? .unknownCard, approvalCode: approvalCode)
     }
 }
