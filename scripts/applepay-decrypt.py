@@ -11,7 +11,10 @@ It decrypts and prints the payload JSON; it does not check the signature (the te
   RSA_v1: key = RSA-OAEP(SHA-256, MGF1-SHA-256) unwrap of header.wrappedKey; AES-128-GCM, IV 16 zero bytes.
 Also checks header.publicKeyHash = base64 SHA-256 of the certificate's SubjectPublicKeyInfo.
 
-Usage: applepay-decrypt.py TOKEN.json CERT.pem KEY.pem    (TOKEN: a whole PKPaymentToken or its paymentData)
+Usage: applepay-decrypt.py [--details] TOKEN.json CERT.pem KEY.pem    (TOKEN: a whole PKPaymentToken or its
+paymentData). Prints the payload; with --details one JSON object instead: merchantIdentifierHash (hex),
+publicKeyHash, sharedSecret (EC_v1) and symmetricKey (base64), payload (text), which ApplePayTests compare with
+the Swift decryptor's intermediate values.
 Exit status: 0 decrypted, 1 any failure (message on stderr).
 """
 
@@ -37,17 +40,22 @@ def merchant_id_hash(certificate):
 
 
 def decrypt(payment_data, certificate, private_key):
+    """The payload and the values on the way: publicKeyHash, merchant id hash, shared secret, symmetric key."""
     header = payment_data["header"]
+    details = {}
     spki = certificate.public_key().public_bytes(
         serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
     )
+    details["publicKeyHash"] = base64.b64encode(hashlib.sha256(spki).digest()).decode()
     if base64.b64decode(header["publicKeyHash"]) != hashlib.sha256(spki).digest():
         raise ValueError("publicKeyHash does not match the certificate")
     data = base64.b64decode(payment_data["data"])
     version = payment_data["version"]
     if version == "EC_v1":
         ephemeral = serialization.load_der_public_key(base64.b64decode(header["ephemeralPublicKey"]))
-        shared = private_key.exchange(ec.ECDH(), ephemeral)
+        shared = private_key.exchange(ec.ECDH(), ephemeral)  # fixed width: 32 bytes
+        details["merchantIdentifierHash"] = merchant_id_hash(certificate).hex().upper()
+        details["sharedSecret"] = base64.b64encode(shared).decode()
         other_info = b"\x0did-aes256-GCM" + b"Apple" + merchant_id_hash(certificate)
         key = hashlib.sha256(b"\x00\x00\x00\x01" + shared + other_info).digest()
     elif version == "RSA_v1":
@@ -57,10 +65,14 @@ def decrypt(payment_data, certificate, private_key):
             raise ValueError("RSA_v1 key is not 16 bytes")
     else:
         raise ValueError(f"unknown version {version!r}")
-    return AESGCM(key).decrypt(b"\x00" * 16, data, None)
+    details["symmetricKey"] = base64.b64encode(key).decode()
+    return AESGCM(key).decrypt(b"\x00" * 16, data, None), details
 
 
 def main(argv):
+    show_details = len(argv) > 1 and argv[1] == "--details"
+    if show_details:
+        argv = argv[:1] + argv[2:]
     if len(argv) != 4:
         print(__doc__, file=sys.stderr)
         return 1
@@ -70,12 +82,18 @@ def main(argv):
     with open(argv[2], "rb") as file:
         certificate = x509.load_pem_x509_certificate(file.read())
     with open(argv[3], "rb") as file:
-        private_key = serialization.load_pem_private_key(file.read(), password=None)
+        key_text = file.read()
+    # OpenSSL exports may put "Bag Attributes" lines before the PEM block.
+    private_key = serialization.load_pem_private_key(key_text[key_text.find(b"-----BEGIN"):], password=None)
     if not isinstance(private_key, (ec.EllipticCurvePrivateKey, rsa.RSAPrivateKey)):
         print("unsupported key type", file=sys.stderr)
         return 1
     try:
-        sys.stdout.write(decrypt(payment_data, certificate, private_key).decode("utf-8"))
+        payload, details = decrypt(payment_data, certificate, private_key)
+        if show_details:
+            print(json.dumps(dict(details, payload=payload.decode("utf-8"))))
+        else:
+            sys.stdout.write(payload.decode("utf-8"))
     except Exception as error:  # noqa: BLE001 — any failure is a test failure, reported as such
         print(f"decryption failed: {type(error).__name__}: {error}", file=sys.stderr)
         return 1

@@ -4,8 +4,8 @@ import EMV
 import Foundation
 import Testing
 
-/// Decrypts the real tokens with scripts/applepay-crosscheck.py (PyPI `cryptography`, written apart from the Swift
-/// code) and compares every intermediate value. Runs when a Python with `cryptography` is found: the project's
+/// Decrypts the real tokens with `scripts/applepay-decrypt.py --details` (PyPI `cryptography`, written apart from
+/// the Swift code) and compares every intermediate value. Runs when a Python with `cryptography` is found: the project's
 /// `.venv` (scripts/test makes it) or `APPLEPAY_CROSSCHECK_PYTHON`.
 @Suite("Apple Pay decryption against Python cryptography")
 struct PythonCrossCheckTests {
@@ -34,7 +34,7 @@ struct PythonCrossCheckTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.python))
         process.arguments = [
-            Self.packageRoot.appendingPathComponent("scripts/applepay-crosscheck.py").path,
+            Self.packageRoot.appendingPathComponent("scripts/applepay-decrypt.py").path, "--details",
             try fixture.url("token", "json").path, try fixture.url("certificate", "pem").path,
             try fixture.url("private_key", "pem").path,
         ]
