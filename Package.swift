@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
         .library(name: "ApplePay", targets: ["ApplePay"]),
         .library(name: "TapToPay", targets: ["TapToPay"]),
+        .library(name: "Terminal", targets: ["Terminal"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
@@ -138,6 +139,13 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The ECPSdk-shaped terminal facade over TapToPay: reader types, discovery, connect, sales, the merchant's
+        // server behind a protocol.
+        .target(
+            name: "Terminal",
+            dependencies: ["TapToPay", "EMV", "GatewayAPI", "SmartCard"],
+            swiftSettings: strictness
+        ),
         // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
         .target(
             name: "ContactlessTesting",
@@ -237,6 +245,18 @@ let package = Package(
             name: "TapToPayTests",
             dependencies: [
                 "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: [
+                "Terminal", "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator",
+                "ContactlessTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -12,7 +12,13 @@ extension PaymentCardReader {
 
         /// A sequence and the continuation that feeds it: what the reader uses, and a way to make a testing stream.
         public static func makeStream() -> (events: Events, continuation: AsyncStream<Event>.Continuation) {
-            let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+            makeStream(bufferingPolicy: .unbounded)
+        }
+
+        static func makeStream(
+            bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy
+        ) -> (events: Events, continuation: AsyncStream<Event>.Continuation) {
+            let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: bufferingPolicy)
             return (Events(stream: stream), continuation)
         }
 

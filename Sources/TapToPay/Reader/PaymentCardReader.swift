@@ -28,7 +28,21 @@ public final class PaymentCardReader: Sendable {
         self.environment = environment
         let (events, continuation) = Events.makeStream()
         self.events = events
-        core = ReaderCore(options: options, environment: environment, continuation: continuation)
+        core = ReaderCore(options: options, environment: environment, continuation: continuation, observer: nil)
+    }
+
+    /// Creates a reader that also hands each event to `observer` as it is emitted, before the call that caused it
+    /// returns: for an SDK layered on the reader (`Terminal`) that must order the reader's events with its own.
+    /// ``events`` then keeps only what a waiting consumer takes (nothing piles up when nobody reads it).
+    public init(
+        options: Options = Options(), environment: ReaderEnvironment,
+        observer: @escaping @Sendable (Event) -> Void
+    ) {
+        self.options = options
+        self.environment = environment
+        let (events, continuation) = Events.makeStream(bufferingPolicy: .bufferingNewest(0))
+        self.events = events
+        core = ReaderCore(options: options, environment: environment, continuation: continuation, observer: observer)
     }
 
     /// Whether this device can read cards: it has a contactless interface.

@@ -14,6 +14,7 @@ actor ReaderCore {
     let environment: ReaderEnvironment
     private let client: GatewayClient
     private let continuation: AsyncStream<PaymentCardReader.Event>.Continuation
+    private let observer: (@Sendable (PaymentCardReader.Event) -> Void)?
 
     private var state = ReaderState()
     private var prepared: Prepared?
@@ -43,17 +44,22 @@ actor ReaderCore {
 
     init(
         options: PaymentCardReader.Options, environment: ReaderEnvironment,
-        continuation: AsyncStream<PaymentCardReader.Event>.Continuation
+        continuation: AsyncStream<PaymentCardReader.Event>.Continuation,
+        observer: (@Sendable (PaymentCardReader.Event) -> Void)?
     ) {
         self.options = options
         self.environment = environment
         client = GatewayClient(transport: environment.gateway)
         self.continuation = continuation
+        self.observer = observer
     }
 
     deinit { continuation.finish() }
 
-    private func emit(_ event: PaymentCardReader.Event) { continuation.yield(event) }
+    private func emit(_ event: PaymentCardReader.Event) {
+        observer?(event)
+        continuation.yield(event)
+    }
 
     // MARK: - Account
 
@@ -86,9 +92,11 @@ actor ReaderCore {
         var finished = false
         defer { if !finished { _ = state.endPrepare(succeeded: false) } }
         let continuation = self.continuation
+        let observer = self.observer
         let provisioning: ReaderProvisioning
         do {
             provisioning = try await client.prepare(token: token, deviceId: environment.deviceID) { percent in
+                observer?(.updateProgress(percent))
                 continuation.yield(.updateProgress(percent))
             }
         } catch {
@@ -160,14 +168,15 @@ actor ReaderCore {
             switch (outcome.status, outcome.authorizationData) {
             case (.onlineRequest, let data?), (.approved, let data?), (.declined, let data?) where isRefund:
                 emit(.removeCard)
-                let read = try seal(data, plan: plan, prepared: prepared, outcome: .success)
+                let read = try seal(data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success)
                 emit(.readCompleted)
                 closeSheet()
                 return read
             case (.declined, let data):
                 emit(.removeCard)
                 if options.includeErrorInReadResult, let data {
-                    let read = try seal(data, plan: plan, prepared: prepared, outcome: .cardDeclined)
+                    let read = try seal(
+                        data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .cardDeclined)
                     emit(.readNotCompleted)
                     closeSheet()
                     return read
@@ -327,7 +336,7 @@ actor ReaderCore {
 
     /// Seals `data` to the PSP as a new read and remembers its PAN for a PIN capture within 55 s.
     private func seal(
-        _ data: AuthorizationData, plan: ReadPlan, prepared: Prepared, outcome: PaymentCardReadResult.ReadOutcome
+        _ data: AuthorizationData, label: String?, plan: ReadPlan, prepared: Prepared, outcome: PaymentCardReadResult.ReadOutcome
     ) throws -> PaymentCardReadResult {
         let now = environment.clock()
         let payload = CardDataPayload(
@@ -350,7 +359,7 @@ actor ReaderCore {
         return PaymentCardReadResult(
             id: id, paymentCardData: encoded.base64EncodedString(),
             generalCardData: plan.generalCardData(
-                data, configuration: prepared.kernel.configuration)?.base64EncodedString(),
+                data, label: label, configuration: prepared.kernel.configuration)?.base64EncodedString(),
             outcome: outcome, applicationTypeIdentifier: aid)
     }
 
@@ -399,5 +408,13 @@ actor ReaderCore {
                 code: code, message: "\(message): the PSP answered \(problem.code) (\(problem.message))",
                 clearsAt: problem.clearsAt)
         }
+    }
+}
+
+extension TransactionResult {
+    /// The selected application's label (50), from the card's PPSE entry, when it gave one.
+    fileprivate var applicationLabel: String? {
+        for case .applicationSelected(let candidate) in events.reversed() { return candidate.label }
+        return nil
     }
 }

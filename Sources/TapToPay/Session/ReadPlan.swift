@@ -34,11 +34,13 @@ struct ReadPlan: Sendable {
         transaction = TransactionRequest(amount: Amount(minorUnits: 0, currency: currency), type: .purchase)
     }
 
-    /// BER-TLV of the read that is not secret: the AID (84) and CVM results (9F34) when the card gave them, the
-    /// amount (9F02), currency (5F2A), transaction type (9C), terminal country (9F1A) and terminal id (9F1C).
-    func generalCardData(_ data: AuthorizationData, configuration: ReaderConfiguration) -> Data? {
+    /// BER-TLV of the read that is not secret: the AID (84), application label (50) and CVM results (9F34) when the
+    /// card gave them, the amount (9F02), currency (5F2A), transaction type (9C), terminal country (9F1A) and
+    /// terminal id (9F1C).
+    func generalCardData(_ data: AuthorizationData, label: String?, configuration: ReaderConfiguration) -> Data? {
         let bytes = try? TLV.Serializer.serialize { serializer in
             if let aid = data.iccValue(.dedicatedFileName) { try serializer.append(tag: .dedicatedFileName, value: aid) }
+            if let label, !label.isEmpty { try serializer.append(tag: .applicationLabel, value: Array(label.utf8)) }
             try serializer.append(tag: .amountAuthorised, value: transaction.amount.n12())
             try serializer.append(tag: .transactionCurrencyCode, value: transaction.currency.emvCode)
             try serializer.append(tag: .transactionType, value: [transaction.type.rawValue])
