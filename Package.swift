@@ -268,12 +268,8 @@ let package = Package(
         .testTarget(
             name: "TerminalTests",
             dependencies: [
-                "Terminal", "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator",
-                "ContactlessTesting",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "Terminal", "TapToPay", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
+                "GatewayTesting",
             ],
             swiftSettings: strictness
         ),

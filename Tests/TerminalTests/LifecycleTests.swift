@@ -1,0 +1,88 @@
+import ContactlessTesting
+import Foundation
+import GatewayTesting
+import Issuer
+import TapToPay
+import Terminal
+import Testing
+
+@Suite("Terminal: one operation at a time, cancel, background and foreground", .serialized)
+struct LifecycleTests {
+    static let screen = ReaderSDK.Event.paymentScreen(
+        .init(merchantDisplayName: Shop.displayName, purpose: .sale, amount: 7, currency: "EUR"))
+
+    @Test("busy: while a sale waits for a card, every other operation fails with busy; cancel ends the sale")
+    func busyAndCancel() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop { shop in
+                let sdk = shop.sdk
+                #expect(await sdk.cancel() == false)
+                let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
+                try await shop.events.wait(for: .reader(.readyForTap))
+                await #expect(throws: TerminalError.busy) { try await sdk.makeSale(PaymentParameters(amount: 1, currency: "EUR")) }
+                await #expect(throws: TerminalError.busy) { try await sdk.refund(PaymentParameters(amount: 1, currency: "EUR")) }
+                await #expect(throws: TerminalError.busy) { try await sdk.verifyCard(currency: "EUR") }
+                await #expect(throws: TerminalError.busy) { try await sdk.connect(.tapToPay) }
+                await #expect(throws: TerminalError.busy) { try await sdk.disconnect() }
+                await #expect(throws: TerminalError.busy) { try await sdk.setDisplayName("Other") }
+                await #expect(throws: TerminalError.busy) { try await sdk.configureReaderTypes([.tapToPay]) }
+                #expect(await sdk.cancel())
+                await #expect(throws: PaymentCardReaderSession.ReadError.readCancelled) { try await waiting.value }
+                try await shop.events.expect([.reader(.readCancelled), .reader(.userInterfaceDismissed)])
+                // Free again.
+                let card = try gateway.card(.approve, .visa)
+                #expect(try await shop.sale(card, 7).isApproved)
+                try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)
+            }
+        }
+    }
+
+    @Test("background during a sale: it fails, the session ends; in the foreground the terminal configures again")
+    func backgroundDuringSale() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop { shop in
+                let sdk = shop.sdk
+                let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
+                try await shop.events.wait(for: .reader(.readyForTap))
+                await sdk.applicationDidEnterBackground()
+                await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) { try await waiting.value }
+                try await shop.events.expect([
+                    .configurationStatus(.notReady), .reader(.notReady), .reader(.readNotCompleted),
+                    .reader(.userInterfaceDismissed),
+                ])
+                // No sale in the background, and no configuring either.
+                await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) {
+                    try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR"))
+                }
+                try await shop.events.expect([])
+                _ = shop.requests.take()
+                try await sdk.applicationWillEnterForeground()
+                try await shop.events.expect(ReaderSDK.Event.reconfiguration)
+                #expect(shop.requests.take() == ["POST /v1/devices/\(sdk.configuration.deviceID)/prepare"])
+                let card = try gateway.card(.approve, .mastercard)
+                #expect(try await shop.sale(card, 7).isApproved)
+                try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)
+            }
+        }
+    }
+
+    @Test("background while idle, back in the foreground: configured again, the next sale goes through")
+    func backgroundIdle() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop { shop in
+                await shop.sdk.applicationDidEnterBackground()
+                try await shop.events.expect([.configurationStatus(.notReady), .reader(.notReady)])
+                // Backgrounding twice, or a foreground without a connection, is harmless.
+                await shop.sdk.applicationDidEnterBackground()
+                try await shop.events.expect([.configurationStatus(.notReady), .reader(.notReady)])
+                try await shop.sdk.applicationWillEnterForeground()
+                try await shop.events.expect(ReaderSDK.Event.reconfiguration)
+                try await shop.sdk.applicationWillEnterForeground()
+                try await shop.events.expect([])
+                let card = try gateway.card(.approve, .visa)
+                #expect(try await shop.sale(card, 7).isApproved)
+                try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import ContactlessTesting
+import Foundation
+import GatewayAPI
+import GatewayTesting
+import Issuer
+import TapToPay
+import Terminal
+import Testing
+
+/// PIN pad entries in order, for a cardholder who mistypes.
+final class PINPad: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [PINEntry]
+    private(set) var deadlines: [Date] = []
+
+    init(_ entries: [PINEntry]) { self.entries = entries }
+
+    func enter(_ request: PINEntryRequest) -> PINEntry {
+        lock.withLock {
+            deadlines.append(request.deadline)
+            return entries.isEmpty ? .cancelled : entries.removeFirst()
+        }
+    }
+}
+
+@Suite("Terminal: the online PIN the issuer asks for", .serialized)
+struct PINTests {
+    static let screen = ReaderSDK.Event.paymentScreen(
+        .init(merchantDisplayName: Shop.displayName, purpose: .sale, amount: 15, currency: "EUR"))
+
+    @Test("online PIN: the sale reads, the issuer asks, the cardholder enters it, approved with CVM online PIN")
+    func onlinePIN() async throws {
+        try await TestGateway.with { gateway in
+            let pad = PINPad([.entered(TestCards.pin)])
+            try await gateway.withShop(pinPad: { pad.enter($0) }) { shop in
+                let card = try gateway.card(.onlinePINRequired, .visa)
+                let sale = try await shop.sale(card, 15)
+                try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded + ReaderSDK.Event.pinEntered)
+                #expect(sale.isApproved && sale.receipt.cardholderVerification == .onlinePIN)
+                #expect(sale.receipt.authorizationCode != nil)
+                #expect(pad.deadlines.count == 1)
+                #expect(try await gateway.balance(card.card) == TestCards.balance - 1_500)
+            }
+        }
+    }
+
+    @Test("a wrong PIN, then the right one within the window: approved after two PIN entries")
+    func wrongThenRight() async throws {
+        try await TestGateway.with { gateway in
+            let pad = PINPad([.entered("0000"), .entered(TestCards.pin)])
+            try await gateway.withShop(pinPad: { pad.enter($0) }) { shop in
+                let sale = try await shop.sale(try gateway.card(.onlinePINRequired, .mastercard), 15)
+                try await shop.events.expect(
+                    [Self.screen] + ReaderSDK.Event.readSucceeded + ReaderSDK.Event.pinEntered + ReaderSDK.Event.pinEntered)
+                #expect(sale.isApproved && pad.deadlines.count == 2)
+            }
+        }
+    }
+
+    @Test("a card whose PIN never matches: after 3 entries the sale fails with the PSP's incorrectPIN")
+    func pinTriesRunOut() async throws {
+        try await TestGateway.with { gateway in
+            let pad = PINPad(Array(repeating: .entered(TestCards.pin), count: 5))
+            try await gateway.withShop(pinPad: { pad.enter($0) }) { shop in
+                let result: SaleResult
+                do {
+                    result = try await shop.sale(try gateway.card(.incorrectPIN, .visa), 15)
+                } catch {
+                    // The PSP may answer the last wrong PIN with an error rather than a declined payment.
+                    #expect(error is GatewayAPIError, "\(error)")
+                    #expect(pad.deadlines.count == 3)
+                    return
+                }
+                guard case .declined(let reason) = result.outcome else {
+                    Issue.record("a card without a matching PIN was approved")
+                    return
+                }
+                #expect(reason.source == .issuer && pad.deadlines.count <= 3)
+            }
+        }
+    }
+
+    @Test("a bypassed PIN: declined by the cardholder, nothing debited")
+    func bypassed() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop(pinPad: { _ in .bypassed }) { shop in
+                let card = try gateway.card(.onlinePINRequired, .visa)
+                let sale = try await shop.sale(card, 15)
+                try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded + ReaderSDK.Event.pinEntered)
+                #expect(sale.outcome == .declined(DeclineReason(source: .cardholder, code: "pinBypassed")))
+                #expect(try await gateway.balance(card.card) == TestCards.balance)
+            }
+        }
+    }
+
+    @Test("PIN after 55 s: a PIN entered past the window times out")
+    func pinEnteredLate() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop(pinPad: { request in
+                gateway.clock.set(request.deadline.addingTimeInterval(1))
+                return .entered(TestCards.pin)
+            }) { shop in
+                let card = try gateway.card(.onlinePINRequired, .visa)
+                await #expect(throws: PaymentCardReaderSession.ReadError.pinEntryTimeout) { try await shop.sale(card, 15) }
+                try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded + ReaderSDK.Event.pinEntered)
+                #expect(try await gateway.balance(card.card) == TestCards.balance)
+            }
+        }
+    }
+
+    @Test("PIN after 55 s: when the server answers 56 s after the read, the PIN is no longer asked for")
+    func serverAnswersLate() async throws {
+        try await TestGateway.with { gateway in
+            let slow: @Sendable (GatewayMerchantBackend) -> any MerchantBackend = {
+                SlowBackend(base: $0, clock: gateway.clock, authorizationDelay: 56)
+            }
+            let pad = PINPad([.entered(TestCards.pin)])
+            try await gateway.withShop(backend: slow, pinPad: { pad.enter($0) }) { shop in
+                let card = try gateway.card(.onlinePINRequired, .mastercard)
+                do {
+                    _ = try await shop.sale(card, 15)
+                    Issue.record("a PIN was taken after the 55 s window")
+                } catch PaymentCardReaderSession.ReadError.pinNotAllowed {
+                    // The reader refuses to ask: no PIN events.
+                    try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)
+                } catch TerminalError.paymentFailed {
+                    // The PSP already failed the payment whose PIN window closed.
+                    try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)
+                }
+                #expect(pad.deadlines.isEmpty)
+                #expect(try await gateway.balance(card.card) == TestCards.balance)
+            }
+        }
+    }
+}
