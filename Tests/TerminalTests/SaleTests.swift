@@ -33,7 +33,7 @@ struct SaleTests {
                 #expect(receipt.date == sale.payment?.updatedAt && receipt.transactionID == sale.payment?.id)
                 #expect(receipt.scheme == (scheme == .visa ? "visa" : "mastercard"))
                 // Under the CVM limit: Kernel 2 reports "no CVM" in 9F34; Kernel 3 reports no CVM results at all.
-                #expect(receipt.cardholderVerification == (scheme == .visa ? .unknown : .noCVM))
+                #expect(receipt.cardholderVerification == (scheme == .visa ? .unknown : .noCVM), "\(sale.receipt.readID ?? "") \(String(describing: sale.payment))")
                 // Nothing shows the PAN.
                 let shown = "\(sale) \(receipt) \(receipt.lines)"
                 #expect(!shown.contains(card.card.pan))

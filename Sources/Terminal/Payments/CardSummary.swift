@@ -34,7 +34,8 @@ struct CardSummary: Sendable, Hashable {
         switch results.method {
         case .encipheredPINOnline: .onlinePIN
         case .signature: .signature
-        case .noCVMRequired: .noCVM
+        // Book C-2 codes "no CVM" as CVM not performed ('3F 00 02').
+        case .noCVMRequired, .notPerformed: .noCVM
         // Kernel 2 reports a CDCVM ("confirmation code verified") as plaintext PIN by the ICC, successful.
         case .plaintextPINByICC where results.result == .successful: .consumerDevice
         default: .unknown

@@ -1,6 +1,6 @@
 import EMV
-public import Foundation
-public import GatewayAPI
+import Foundation
+import GatewayAPI
 public import TapToPay
 
 extension ReaderSDK {

@@ -1,6 +1,7 @@
-public import Foundation
+import EMV
+import Foundation
 import GatewayAPI
-public import TapToPay
+import TapToPay
 
 /// A payment terminal with the shape of a PSP's reader SDK (EverCommerce's ECPSdk over Stripe Terminal): configure
 /// reader types, discover devices, connect one, make sales, all over ``TapToPay/PaymentCardReader`` and the

@@ -27,15 +27,15 @@ struct Shop: Sendable {
 
 extension TestGateway {
     /// Runs `body` with a shop whose terminal is configured for Tap to Pay, named, and (when `connect`) connected
-    /// to the phone, its first configuration's events already checked and taken.
+    /// to the phone, its configuration's events already checked and taken.
     func withShop(
         deviceID: String = "phone-\(UUID().uuidString.prefix(8))", merchant: TestMerchant? = nil,
-        connect: Bool = true, savedDevice: Device? = nil,
+        connect: Bool = true, firstOnDevice: Bool = true, savedDevice: Device? = nil,
         backend: (@Sendable (GatewayMerchantBackend) -> any MerchantBackend)? = nil,
         pinPad: @escaping @Sendable (PINEntryRequest) async -> PINEntry = { _ in .cancelled },
         _ body: @Sendable (Shop) async throws -> Void
     ) async throws {
-        let merchant = try await merchant ?? self.merchant()
+        let merchant = try await { if let merchant { return merchant } else { return try await self.merchant() } }()
         let requests = CountingTransport(base: transport)
         let server = GatewayMerchantBackend(transport: transport, apiKey: merchant.apiKey, userID: merchant.adminId)
         let interface = LoopbackInterface(pinPad: pinPad)
@@ -50,7 +50,9 @@ extension TestGateway {
                 try await sdk.configureReaderTypes([.tapToPay])
                 try await sdk.setDisplayName(Shop.displayName)
                 try await sdk.connect(.tapToPay)
-                try await events.expect(ReaderSDK.Event.firstConfiguration)
+                // Only a device's first prepare at the PSP reports progress, whichever merchant it is for.
+                try await events.expect(
+                    firstOnDevice ? ReaderSDK.Event.firstConfiguration : ReaderSDK.Event.reconfiguration)
             }
             try await body(shop)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TapToPay
 import Terminal
 import Testing
 
