@@ -4,6 +4,7 @@ import Foundation
 import GatewayAPI
 import GatewayTesting
 import Issuer
+import SmartCard
 import TapToPay
 import Terminal
 import Testing
@@ -54,6 +55,28 @@ struct SaleTests {
                 #expect(try await gateway.balance(card.card) == TestCards.lowBalance)
                 // Another card after a decline: the terminal is ready again.
                 #expect(try await shop.sale(try gateway.card(.approve, .visa), 9).isApproved)
+            }
+        }
+    }
+
+    @Test("a card's own decline (AAC): declined by the card, never sent to the PSP, with a receipt from the read")
+    func cardDecline() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop { shop in
+                let card = try gateway.card(.approve, .mastercard)
+                await card.channel.presentCard()
+                shop.interface.present(OfflineDecline(card: card.channel))
+                _ = shop.requests.take()
+                let sale = try await shop.sdk.makeSale(PaymentParameters(amount: 6, currency: "EUR"))
+                try await shop.events.expect([
+                    Self.screen(6), .reader(.readyForTap), .reader(.cardDetected), .reader(.removeCard),
+                    .reader(.readNotCompleted), .reader(.userInterfaceDismissed),
+                ])
+                #expect(sale.outcome == .declined(DeclineReason(source: .card, code: "declinedByCard")))
+                #expect(sale.payment == nil && shop.requests.take().isEmpty)
+                #expect(sale.receipt.outcome == "DECLINED" && sale.receipt.maskedPAN == nil)
+                #expect(sale.receipt.applicationLabel == "MASTERCARD" && sale.receipt.applicationIdentifier == "A0000000041010")
+                #expect(try await gateway.balance(card.card) == TestCards.balance)
             }
         }
     }

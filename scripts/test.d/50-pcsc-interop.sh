@@ -5,6 +5,7 @@
 #   b. scripts/interop/contactless_flow.py (pyscard): PPSE, SELECT, GPO with full PDOL data, READ RECORD per AFL
 #   c. `tap read --pcsc` against `tap emulate --vpcd`: Online Request, ARQC verified by tap and by pyemv
 #   d. `tap read --pcsc` against scripts/interop/trace_card.py replaying real card traces: the trace's outcome
+#   e. the Terminal SDK (TerminalTests' ExternalReaderTests) on the vpcd reader: discover, connect, sell, approved
 # Every wait is bounded (timeout); pcscd and the virtual cards are stopped by PID on exit (scripts/test.d/lib).
 set -euo pipefail
 cd "$ROOT"
@@ -117,4 +118,18 @@ mastercard-debit-eftpos-cobadged tryAgain --unrecorded remove
 TRACES
 grep -q '^# outcome: online request' Tests/TransactionTests/Traces/visa-prepaid-qvsdc-online.trace \
     || fail "visa-prepaid-qvsdc-online.trace: the header no longer says online request"
+
+# --- e. the Terminal SDK on the PC/SC reader: an external device, against tap emulate --vpcd ---------------------
+# The test is skipped unless TERMINAL_PCSC_READER names a reader; its closing line proves it ran and was approved.
+emulate visa
+log=$PCSC_DIR/terminal-tests.log
+if ! TERMINAL_PCSC_READER="$READER" timeout 300 swift test --skip-build --filter 'TerminalTests.ExternalReaderTests' \
+    >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    fail "Terminal sale on the PC/SC reader failed"
+fi
+line=$(grep -o 'Terminal on PC/SC reader .*' "$log") || { tail -n 30 "$log" >&2; fail "the Terminal's PC/SC test did not run"; }
+grep -q ': approved,' <<<"$line" || fail "Terminal on the PC/SC reader: not approved ($line)"
+echo "$line"
+card_stop
 echo "pcsc interop: ok"
