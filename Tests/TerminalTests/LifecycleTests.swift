@@ -8,8 +8,7 @@ import Testing
 
 @Suite("Terminal: one operation at a time, cancel, background and foreground", .serialized)
 struct LifecycleTests {
-    static let screen = ReaderSDK.Event.paymentScreen(
-        .init(merchantDisplayName: Shop.displayName, purpose: .sale, amount: 7, currency: "EUR"))
+    static let screen = Shop.screen(7)
 
     @Test("busy: while a sale waits for a card, every other operation fails with busy; cancel ends the sale")
     func busyAndCancel() async throws {
@@ -82,6 +81,20 @@ struct LifecycleTests {
                 let card = try gateway.card(.approve, .visa)
                 #expect(try await shop.sale(card, 7).isApproved)
                 try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)
+            }
+        }
+    }
+
+    @Test("a reader session expires after 12 hours: the next sale prepares again quietly and goes through")
+    func sessionExpiry() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop { shop in
+                gateway.clock.advance(by: 12 * 60 * 60 + 1)
+                _ = shop.requests.take()
+                let card = try gateway.card(.approve, .visa)
+                #expect(try await shop.sale(card, 7).isApproved)
+                try await shop.events.expect([Self.screen] + ReaderSDK.Event.reconfiguration + ReaderSDK.Event.readSucceeded)
+                #expect(shop.requests.take() == ["POST /v1/devices/\(shop.sdk.configuration.deviceID)/prepare"])
             }
         }
     }

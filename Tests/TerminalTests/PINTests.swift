@@ -26,8 +26,7 @@ final class PINPad: @unchecked Sendable {
 
 @Suite("Terminal: the online PIN the issuer asks for", .serialized)
 struct PINTests {
-    static let screen = ReaderSDK.Event.paymentScreen(
-        .init(merchantDisplayName: Shop.displayName, purpose: .sale, amount: 15, currency: "EUR"))
+    static let screen = Shop.screen(15)
 
     @Test("online PIN: the sale reads, the issuer asks, the cardholder enters it, approved with CVM online PIN")
     func onlinePIN() async throws {

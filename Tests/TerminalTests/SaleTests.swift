@@ -11,17 +11,13 @@ import Testing
 
 @Suite("Terminal: sales, declines, refunds and verifications against the live gateway", .serialized)
 struct SaleTests {
-    static func screen(_ amount: Decimal, _ purpose: ReaderSDK.PaymentScreen.Purpose = .sale) -> ReaderSDK.Event {
-        .paymentScreen(.init(merchantDisplayName: Shop.displayName, purpose: purpose, amount: amount, currency: "EUR"))
-    }
-
     @Test("an approved sale: its events, and a receipt with the masked PAN, AID, label, auth code and CVM", arguments: [TestCard.Scheme.visa, .mastercard])
     func approved(scheme: TestCard.Scheme) async throws {
         try await TestGateway.with { gateway in
             try await gateway.withShop { shop in
                 let card = try gateway.card(.approve, scheme)
                 let sale = try await shop.sale(card, 12.34)
-                try await shop.events.expect([Self.screen(12.34)] + ReaderSDK.Event.readSucceeded)
+                try await shop.events.expect([Shop.screen(12.34)] + ReaderSDK.Event.readSucceeded)
                 #expect(sale.outcome == .approved && sale.payment?.status == .succeeded)
                 #expect(try await gateway.balance(card.card) == TestCards.balance - 1_234)
                 let receipt = sale.receipt
@@ -48,7 +44,7 @@ struct SaleTests {
             try await gateway.withShop { shop in
                 let card = try gateway.card(.insufficientFunds, .mastercard)
                 let sale = try await shop.sale(card, 9)
-                try await shop.events.expect([Self.screen(9)] + ReaderSDK.Event.readSucceeded)
+                try await shop.events.expect([Shop.screen(9)] + ReaderSDK.Event.readSucceeded)
                 #expect(sale.outcome == .declined(DeclineReason(source: .issuer, code: "insufficientFunds", responseCode: "51")))
                 #expect(sale.receipt.outcome == "DECLINED" && sale.receipt.responseCode == "51")
                 #expect(sale.receipt.authorizationCode == nil && sale.receipt.maskedPAN != nil)
@@ -69,7 +65,7 @@ struct SaleTests {
                 _ = shop.requests.take()
                 let sale = try await shop.sdk.makeSale(PaymentParameters(amount: 6, currency: "EUR"))
                 try await shop.events.expect([
-                    Self.screen(6), .reader(.readyForTap), .reader(.cardDetected), .reader(.removeCard),
+                    Shop.screen(6), .reader(.readyForTap), .reader(.cardDetected), .reader(.removeCard),
                     .reader(.readNotCompleted), .reader(.userInterfaceDismissed),
                 ])
                 #expect(sale.outcome == .declined(DeclineReason(source: .card, code: "declinedByCard")))
@@ -88,7 +84,7 @@ struct SaleTests {
                 let card = try gateway.card(.approve, .mastercard)
                 await shop.interface.tap(card.channel)
                 let result = try await shop.sdk.refund(PaymentParameters(amount: 12.50, currency: "EUR"), reason: "returned")
-                try await shop.events.expect([Self.screen(12.50, .refund)] + ReaderSDK.Event.readSucceeded)
+                try await shop.events.expect([Shop.screen(12.50, .refund)] + ReaderSDK.Event.readSucceeded)
                 let refund = try #require(result.refund)
                 #expect(result.isApproved && result.payment == nil)
                 #expect(refund.amount == 1_250 && refund.reason == "returned" && refund.paymentId == nil)
@@ -105,7 +101,7 @@ struct SaleTests {
                 let card = try gateway.card(.approve, .visa)
                 await shop.interface.tap(card.channel)
                 let result = try await shop.sdk.verifyCard(currency: "EUR", reason: .saveCard)
-                try await shop.events.expect([Self.screen(0, .verification)] + ReaderSDK.Event.readSucceeded)
+                try await shop.events.expect([Shop.screen(0, .verification)] + ReaderSDK.Event.readSucceeded)
                 #expect(result.isApproved && result.payment?.kind == .verification && result.payment?.amount == 0)
                 #expect(result.payment?.verificationReason == .saveCard && result.receipt.purpose == .verification)
                 #expect(try await gateway.balance(card.card) == TestCards.balance)
@@ -142,7 +138,7 @@ struct SaleTests {
             try await gateway.withShop(backend: slow) { shop in
                 let card = try gateway.card(.approve, .visa)
                 await #expect(throws: GatewayAPIError.cardDataExpired) { try await shop.sale(card, 5) }
-                try await shop.events.expect([Self.screen(5)] + ReaderSDK.Event.readSucceeded)
+                try await shop.events.expect([Shop.screen(5)] + ReaderSDK.Event.readSucceeded)
                 #expect(try await gateway.balance(card.card) == TestCards.balance)
             }
         }

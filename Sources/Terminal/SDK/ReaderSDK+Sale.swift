@@ -19,17 +19,11 @@ extension ReaderSDK {
     public func makeSale(_ parameters: PaymentParameters) async throws -> SaleResult {
         try begin("sale")
         defer { end() }
-        let amount = try Self.amount(parameters, allowsZero: false)
-        let (connection, session) = try await liveSession()
-        let screen = PaymentScreen(
-            merchantDisplayName: connection.displayName, purpose: .sale, amount: parameters.amount,
-            currency: amount.currency.alphabeticCode, paymentDescription: parameters.paymentDescription)
-        emit(.paymentScreen(screen))
-        let read = try await session.readPaymentCard(
-            PaymentCardTransactionRequest(amount: parameters.amount, currencyCode: amount.currency.alphabeticCode))
+        let card = try await readCard(.sale, parameters)
         let request = try CreatePaymentRequest(
-            cardData: read.sealedCardData(), amount: amount.minorUnits, currency: amount.currency.alphabeticCode)
-        return try await authorize(read, request, screen: screen, session: session, externalID: parameters.externalID)
+            cardData: card.read.sealedCardData(), amount: card.amount.minorUnits,
+            currency: card.amount.currency.alphabeticCode)
+        return try await authorize(card, request, externalID: parameters.externalID)
     }
 
     /// Refunds to the card presented: a refund read, then the merchant server's card-present refund.
@@ -39,22 +33,14 @@ extension ReaderSDK {
     public func refund(_ parameters: PaymentParameters, reason: String? = nil) async throws -> SaleResult {
         try begin("refund")
         defer { end() }
-        let amount = try Self.amount(parameters, allowsZero: false)
-        let (connection, session) = try await liveSession()
-        let screen = PaymentScreen(
-            merchantDisplayName: connection.displayName, purpose: .refund, amount: parameters.amount,
-            currency: amount.currency.alphabeticCode, paymentDescription: parameters.paymentDescription)
-        emit(.paymentScreen(screen))
-        let read = try await session.readPaymentCard(
-            PaymentCardTransactionRequest(
-                amount: parameters.amount, currencyCode: amount.currency.alphabeticCode, for: .refund))
+        let card = try await readCard(.refund, parameters)
         let refund = try await configuration.backend.refund(
             CreateRefundRequest(
-                amount: amount.minorUnits, reason: reason, cardData: try read.sealedCardData(),
-                currency: amount.currency.alphabeticCode))
+                amount: card.amount.minorUnits, reason: reason, cardData: try card.read.sealedCardData(),
+                currency: card.amount.currency.alphabeticCode))
         let receipt = Self.receipt(
-            screen, read: read, card: refund.card, date: refund.createdAt, approved: true, issuer: nil,
-            verification: CardSummary(read).cardholderVerification, transactionID: refund.id)
+            card, card: refund.card, date: refund.createdAt, approved: true, issuer: nil,
+            verification: CardSummary(card.read).cardholderVerification, transactionID: refund.id)
         return SaleResult(
             outcome: .approved, receipt: receipt, payment: nil, refund: refund, externalID: parameters.externalID)
     }
@@ -69,32 +55,83 @@ extension ReaderSDK {
     ) async throws -> SaleResult {
         try begin("verification")
         defer { end() }
-        let amount = try Self.amount(PaymentParameters(amount: 0, currency: currency), allowsZero: true)
-        let (connection, session) = try await liveSession()
-        let screen = PaymentScreen(
-            merchantDisplayName: connection.displayName, purpose: .verification, amount: 0,
-            currency: amount.currency.alphabeticCode)
-        emit(.paymentScreen(screen))
-        let read = try await session.readPaymentCard(
-            PaymentCardVerificationRequest(currencyCode: amount.currency.alphabeticCode, for: reason))
+        let card = try await readCard(.verification(reason), PaymentParameters(amount: 0, currency: currency))
         let request = try CreatePaymentRequest(
-            cardData: read.sealedCardData(), amount: 0, currency: amount.currency.alphabeticCode, kind: .verification,
-            verificationReason: VerificationReason(rawValue: reason.rawValue))
-        return try await authorize(read, request, screen: screen, session: session, externalID: nil)
+            cardData: card.read.sealedCardData(), amount: 0, currency: card.amount.currency.alphabeticCode,
+            kind: .verification, verificationReason: VerificationReason(rawValue: reason.rawValue))
+        return try await authorize(card, request, externalID: nil)
+    }
+
+    // MARK: - Reading
+
+    /// What a read is for.
+    private enum ReadPurpose {
+        case sale, refund
+        case verification(PaymentCardVerificationRequest.Reason)
+
+        var screen: PaymentScreen.Purpose {
+            switch self {
+            case .sale: .sale
+            case .refund: .refund
+            case .verification: .verification
+            }
+        }
+    }
+
+    /// A card read for a sale, refund or verification, with what the receipt needs.
+    private struct CardRead {
+        var read: PaymentCardReadResult
+        var screen: PaymentScreen
+        var amount: Amount
+        var session: PaymentCardReaderSession
+    }
+
+    /// Shows the payment screen and reads the card; a session that expired (after 12 hours) is prepared again
+    /// first.
+    private func readCard(_ purpose: ReadPurpose, _ parameters: PaymentParameters) async throws -> CardRead {
+        let amount = try Self.amount(parameters, allowsZero: purpose.screen == .verification)
+        let currency = amount.currency.alphabeticCode
+        var (connection, session) = try await liveSession()
+        let screen = PaymentScreen(
+            merchantDisplayName: connection.displayName,
+            purpose: purpose.screen, amount: parameters.amount,
+            currency: currency, paymentDescription: parameters.paymentDescription)
+        emit(.paymentScreen(screen))
+        for attempt in 1...2 {
+            do {
+                let read: PaymentCardReadResult
+                switch purpose {
+                case .sale, .refund:
+                    read = try await session.readPaymentCard(
+                        PaymentCardTransactionRequest(
+                            amount: parameters.amount, currencyCode: currency,
+                            for: purpose.screen == .refund ? .refund : .purchase))
+                case .verification(let reason):
+                    read = try await session.readPaymentCard(
+                        PaymentCardVerificationRequest(currencyCode: currency, for: reason))
+                }
+                return CardRead(read: read, screen: screen, amount: amount, session: session)
+            } catch PaymentCardReaderSession.ReadError.readerSessionExpired where attempt == 1 {
+                // Refused before the field turned on (no reader events): prepare again, quietly, and read.
+                endSession()
+                (connection, session) = try await liveSession()
+            }
+        }
+        throw TerminalError(code: .notConnected, message: "the reader session could not be renewed")
     }
 
     // MARK: - Authorization
 
     /// The read's authorization at the merchant's server, with the PIN when the issuer asks; the result.
     private func authorize(
-        _ read: PaymentCardReadResult, _ request: CreatePaymentRequest, screen: PaymentScreen,
-        session: PaymentCardReaderSession, externalID: String?
+        _ cardRead: CardRead, _ request: CreatePaymentRequest, externalID: String?
     ) async throws -> SaleResult {
+        let read = cardRead.read
         let card = CardSummary(read)
         guard read.outcome == .success else {
             // The card declined offline: nothing goes to the PSP.
             let receipt = Self.receipt(
-                screen, read: read, card: nil, date: configuration.clock(), approved: false, issuer: nil,
+                cardRead, card: nil, date: configuration.clock(), approved: false, issuer: nil,
                 verification: card.cardholderVerification, transactionID: nil)
             return SaleResult(
                 outcome: .declined(DeclineReason(source: .card, code: "declinedByCard")), receipt: receipt,
@@ -103,9 +140,9 @@ extension ReaderSDK {
         var payment = try await configuration.backend.authorizePayment(request)
         var verification = card.cardholderVerification
         if payment.status == .requiresPIN {
-            guard let answered = try await collectPIN(for: payment, read: read, session: session) else {
+            guard let answered = try await collectPIN(for: payment, read: read, session: cardRead.session) else {
                 let receipt = Self.receipt(
-                    screen, read: read, card: payment.card, date: payment.updatedAt, approved: false,
+                    cardRead, card: payment.card, date: payment.updatedAt, approved: false,
                     issuer: payment.issuer, verification: verification, transactionID: payment.id)
                 return SaleResult(
                     outcome: .declined(DeclineReason(source: .cardholder, code: "pinBypassed")), receipt: receipt,
@@ -128,7 +165,7 @@ extension ReaderSDK {
                 message: "the payment \(payment.id) is \(payment.status.rawValue) (\(payment.failureCode ?? "no reason"))")
         }
         let receipt = Self.receipt(
-            screen, read: read, card: payment.card, date: payment.updatedAt, approved: outcome == .approved,
+            cardRead, card: payment.card, date: payment.updatedAt, approved: outcome == .approved,
             issuer: payment.issuer, verification: verification, transactionID: payment.id)
         return SaleResult(outcome: outcome, receipt: receipt, payment: payment, externalID: externalID)
     }
@@ -173,9 +210,11 @@ extension ReaderSDK {
     }
 
     private static func receipt(
-        _ screen: PaymentScreen, read: PaymentCardReadResult, card: PaymentCard?, date: Date, approved: Bool,
-        issuer: IssuerOutcome?, verification: CardholderVerificationMethod, transactionID: String?
+        _ cardRead: CardRead, card: PaymentCard?, date: Date, approved: Bool, issuer: IssuerOutcome?,
+        verification: CardholderVerificationMethod, transactionID: String?
     ) -> Receipt {
+        let screen = cardRead.screen
+        let read = cardRead.read
         let summary = CardSummary(read)
         return Receipt(
             merchantDisplayName: screen.merchantDisplayName, purpose: screen.purpose, amount: screen.amount,
@@ -187,3 +226,4 @@ extension ReaderSDK {
             paymentDescription: screen.paymentDescription)
     }
 }
+

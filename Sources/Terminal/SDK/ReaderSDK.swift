@@ -220,6 +220,11 @@ public actor ReaderSDK {
         }
     }
 
+    /// Forgets the live session (it expired): the next ``liveSession()`` prepares again.
+    func endSession() {
+        connection?.session = nil
+    }
+
     /// The connection and its live session, configuring the device again after backgrounding.
     func liveSession() async throws -> (Connection, PaymentCardReaderSession) {
         guard var connection else {

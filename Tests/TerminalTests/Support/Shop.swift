@@ -18,6 +18,11 @@ struct Shop: Sendable {
 
     static let displayName = "Corner Shop Berlin"
 
+    /// The payment screen event of this shop for `amount` EUR.
+    static func screen(_ amount: Decimal, _ purpose: ReaderSDK.PaymentScreen.Purpose = .sale) -> ReaderSDK.Event {
+        .paymentScreen(.init(merchantDisplayName: displayName, purpose: purpose, amount: amount, currency: "EUR"))
+    }
+
     /// Taps `card`, then makes the sale.
     func sale(_ card: CardUnderTest, _ amount: Decimal, description: String? = nil) async throws -> SaleResult {
         await interface.tap(card.channel)
