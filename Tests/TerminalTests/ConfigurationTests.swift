@@ -1,5 +1,6 @@
 import ContactlessTesting
 import Foundation
+import GatewayAPI
 import GatewayTesting
 import Issuer
 import SmartCard
@@ -189,6 +190,23 @@ struct ConfigurationTests {
                 #expect(error?.clearsAt.map { $0 > gateway.clock.now } == true)
                 try await shop.events.expect([.configurationStatus(.configuring), .configurationStatus(.failed)])
                 #expect(await shop.sdk.connectedDevice == nil)
+            }
+        }
+    }
+
+    @Test("the merchant's API key and the reader token never show in descriptions or dumps")
+    func secretsStayHidden() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop { shop in
+                let backend = GatewayMerchantBackend(
+                    transport: gateway.transport, apiKey: shop.merchant.apiKey, userID: shop.merchant.adminId)
+                var dumped = ""
+                dump(backend, to: &dumped)
+                dump(shop.sdk.configuration, to: &dumped)
+                let token = try await backend.readerToken()
+                let shown = "\(backend) \(shop.sdk.configuration) \(token) \(dumped)"
+                #expect(!shown.contains(shop.merchant.apiKey) && !shown.contains(token.token))
+                #expect(shown.contains(shop.merchant.adminId))
             }
         }
     }

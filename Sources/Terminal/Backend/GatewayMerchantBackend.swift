@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GatewayAPI
 public import TapToPay
 
@@ -7,7 +7,7 @@ public import TapToPay
 ///
 /// The API key is the merchant's secret: in an app, keep this on the server side of your own API. Errors are the
 /// PSP's problems as ``GatewayAPI/GatewayAPIError`` (for example `cardDataExpired`, `incorrectPIN`).
-public struct GatewayMerchantBackend: MerchantBackend {
+public struct GatewayMerchantBackend: MerchantBackend, CustomStringConvertible, CustomReflectable {
     /// How requests reach the PSP (the reader SDK's transport).
     public let transport: any GatewayTransport
     /// The merchant user the terminal's reader tokens act for (`usr_…`).
@@ -22,6 +22,14 @@ public struct GatewayMerchantBackend: MerchantBackend {
         self.apiKey = apiKey
         self.userID = userID
         self.tokenLifetime = tokenLifetime
+    }
+
+    /// The user and the transport, never the API key.
+    public var description: String { "GatewayMerchantBackend(user \(userID), \(transport))" }
+
+    /// What `dump` shows: the description's fields, never the API key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID, "tokenLifetime": tokenLifetime as Any], displayStyle: .struct)
     }
 
     /// `POST /v1/reader-tokens`.

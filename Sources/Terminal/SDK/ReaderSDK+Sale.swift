@@ -111,13 +111,22 @@ extension ReaderSDK {
                         PaymentCardVerificationRequest(currencyCode: currency, for: reason))
                 }
                 return CardRead(read: read, screen: screen, amount: amount, session: session)
-            } catch PaymentCardReaderSession.ReadError.readerSessionExpired where attempt == 1 {
+            } catch where attempt == 1 && Self.sessionIsOver(error) {
                 // Refused before the field turned on (no reader events): prepare again, quietly, and read.
                 endSession()
                 (connection, session) = try await liveSession()
             }
         }
         throw TerminalError(code: .notConnected, message: "the reader session could not be renewed")
+    }
+
+    /// Whether a read was refused because the session is over: it expired (12 hours), or the app went to the
+    /// background while the connect that made it was still running.
+    private static func sessionIsOver(_ error: any Error) -> Bool {
+        switch error {
+        case PaymentCardReaderSession.ReadError.readerSessionExpired, PaymentCardReaderError.notReady: true
+        default: false
+        }
     }
 
     // MARK: - Authorization
