@@ -20,7 +20,9 @@ struct ConfigurationTests {
                 configuration: .init(
                     deviceID: "old-phone", gateway: gateway.transport, backend: backend, tapToPayInterface: nil))
             await #expect(throws: TerminalError.noReaderTypes) { try await withoutNFC.configureReaderTypes([]) }
-            await #expect(throws: TerminalError.tapToPayUnavailable) { try await withoutNFC.configureReaderTypes([.tapToPay]) }
+            await #expect(throws: TerminalError.tapToPayUnavailable) {
+                try await withoutNFC.configureReaderTypes([.tapToPay])
+            }
             await #expect(throws: TerminalError.notConfigured) { try await withoutNFC.discoverDevices() }
             #expect(await withoutNFC.configuredReaderTypes.isEmpty)
             // An external reader needs no NFC on the phone.
@@ -73,10 +75,11 @@ struct ConfigurationTests {
                 let report = try await shop.sdk.connect(.tapToPay)
                 #expect(!report.reusedSavedDevice && report.device == .tapToPay)
                 try await shop.events.expect(ReaderSDK.Event.firstConfiguration)
-                #expect(shop.requests.take() == [
-                    "GET /v1/account-links", "POST /v1/account-links",
-                    "POST /v1/devices/\(shop.sdk.configuration.deviceID)/prepare",
-                ])
+                #expect(
+                    shop.requests.take() == [
+                        "GET /v1/account-links", "POST /v1/account-links",
+                        "POST /v1/devices/\(shop.sdk.configuration.deviceID)/prepare",
+                    ])
                 #expect(await shop.sdk.connectedDevice == .tapToPay)
                 #expect(await shop.sdk.savedDevice == .tapToPay)
             }
@@ -93,7 +96,9 @@ struct ConfigurationTests {
             try await gateway.withShop(merchant: merchant, connect: false, backend: staffServer) { shop in
                 try await shop.sdk.configureReaderTypes([.tapToPay])
                 try await shop.sdk.setDisplayName(Shop.displayName)
-                await #expect(throws: PaymentCardReaderError.accountLinkingFailed) { try await shop.sdk.connect(.tapToPay) }
+                await #expect(throws: PaymentCardReaderError.accountLinkingFailed) {
+                    try await shop.sdk.connect(.tapToPay)
+                }
                 try await shop.events.expect([.configurationStatus(.configuring), .configurationStatus(.failed)])
                 #expect(await shop.sdk.connectedDevice == nil)
                 #expect(await shop.sdk.savedDevice == nil)
@@ -125,7 +130,8 @@ struct ConfigurationTests {
                 print("Terminal connect: first \(connect.elapsed), reconnect to the saved device \(again.elapsed)")
             }
             // The app kept the device: a new terminal on the same phone reconnects it the quick way too.
-            try await gateway.withShop(deviceID: deviceID, merchant: merchant, connect: false, savedDevice: .tapToPay) { shop in
+            try await gateway.withShop(deviceID: deviceID, merchant: merchant, connect: false, savedDevice: .tapToPay) {
+                shop in
                 try await shop.sdk.configureReaderTypes([.tapToPay])
                 try await shop.sdk.setDisplayName(Shop.displayName)
                 let report = try await shop.sdk.connect(.tapToPay)
@@ -165,8 +171,12 @@ struct ConfigurationTests {
                 let renamed = try await shop.sale(card, 4)
                 #expect(renamed.receipt.merchantDisplayName == "Corner Shop Potsdam")
                 let events = try await shop.events.drain()
-                #expect(events.contains(.paymentScreen(.init(
-                    merchantDisplayName: "Corner Shop Potsdam", purpose: .sale, amount: 4, currency: "EUR"))))
+                #expect(
+                    events.contains(
+                        .paymentScreen(
+                            .init(
+                                merchantDisplayName: "Corner Shop Potsdam", purpose: .sale, amount: 4, currency: "EUR"))
+                    ))
             }
         }
     }

@@ -37,8 +37,11 @@ struct ExternalReaderTests {
                 #expect(sale.receipt.maskedPAN?.hasPrefix("476173") == true)
                 #expect(sale.payment?.deviceId?.hasPrefix("till-with-reader-pcsc-") == true)
                 let seen = try await events.drain()
-                #expect(seen.first == .paymentScreen(.init(
-                    merchantDisplayName: "Reader Shop", purpose: .sale, amount: 1, currency: "EUR")))
+                #expect(
+                    seen.first
+                        == .paymentScreen(
+                            .init(
+                                merchantDisplayName: "Reader Shop", purpose: .sale, amount: 1, currency: "EUR")))
                 #expect(seen.contains(.reader(.readCompleted)))
                 print("Terminal on PC/SC reader \(readerName): \(sale.outcome), \(sale.receipt.maskedPAN ?? "")")
             }

@@ -18,8 +18,12 @@ struct LifecycleTests {
                 #expect(await sdk.cancel() == false)
                 let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
                 try await shop.events.wait(for: .reader(.readyForTap))
-                await #expect(throws: TerminalError.busy) { try await sdk.makeSale(PaymentParameters(amount: 1, currency: "EUR")) }
-                await #expect(throws: TerminalError.busy) { try await sdk.refund(PaymentParameters(amount: 1, currency: "EUR")) }
+                await #expect(throws: TerminalError.busy) {
+                    try await sdk.makeSale(PaymentParameters(amount: 1, currency: "EUR"))
+                }
+                await #expect(throws: TerminalError.busy) {
+                    try await sdk.refund(PaymentParameters(amount: 1, currency: "EUR"))
+                }
                 await #expect(throws: TerminalError.busy) { try await sdk.verifyCard(currency: "EUR") }
                 await #expect(throws: TerminalError.busy) { try await sdk.connect(.tapToPay) }
                 await #expect(throws: TerminalError.busy) { try await sdk.disconnect() }
@@ -44,7 +48,9 @@ struct LifecycleTests {
                 let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
                 try await shop.events.wait(for: .reader(.readyForTap))
                 await sdk.applicationDidEnterBackground()
-                await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) { try await waiting.value }
+                await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) {
+                    try await waiting.value
+                }
                 try await shop.events.expect([
                     .configurationStatus(.notReady), .reader(.notReady), .reader(.readNotCompleted),
                     .reader(.userInterfaceDismissed),
@@ -93,7 +99,8 @@ struct LifecycleTests {
                 _ = shop.requests.take()
                 let card = try gateway.card(.approve, .visa)
                 #expect(try await shop.sale(card, 7).isApproved)
-                try await shop.events.expect([Self.screen] + ReaderSDK.Event.reconfiguration + ReaderSDK.Event.readSucceeded)
+                try await shop.events.expect(
+                    [Self.screen] + ReaderSDK.Event.reconfiguration + ReaderSDK.Event.readSucceeded)
                 #expect(shop.requests.take() == ["POST /v1/devices/\(shop.sdk.configuration.deviceID)/prepare"])
             }
         }

@@ -51,7 +51,8 @@ struct PINTests {
             try await gateway.withShop(pinPad: { pad.enter($0) }) { shop in
                 let sale = try await shop.sale(try gateway.card(.onlinePINRequired, .mastercard), 15)
                 try await shop.events.expect(
-                    [Self.screen] + ReaderSDK.Event.readSucceeded + ReaderSDK.Event.pinEntered + ReaderSDK.Event.pinEntered)
+                    [Self.screen] + ReaderSDK.Event.readSucceeded + ReaderSDK.Event.pinEntered
+                        + ReaderSDK.Event.pinEntered)
                 #expect(sale.isApproved && pad.deadlines.count == 2)
             }
         }
@@ -101,7 +102,9 @@ struct PINTests {
                 return .entered(TestCards.pin)
             }) { shop in
                 let card = try gateway.card(.onlinePINRequired, .visa)
-                await #expect(throws: PaymentCardReaderSession.ReadError.pinEntryTimeout) { try await shop.sale(card, 15) }
+                await #expect(throws: PaymentCardReaderSession.ReadError.pinEntryTimeout) {
+                    try await shop.sale(card, 15)
+                }
                 try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded + ReaderSDK.Event.pinEntered)
                 #expect(try await gateway.balance(card.card) == TestCards.balance)
             }
@@ -118,7 +121,9 @@ struct PINTests {
             try await gateway.withShop(backend: slow, pinPad: { pad.enter($0) }) { shop in
                 let card = try gateway.card(.onlinePINRequired, .mastercard)
                 let sale = try await shop.sale(card, 15)
-                #expect(sale.outcome == .declined(DeclineReason(source: .issuer, code: "pinNotAllowed", responseCode: "65")))
+                #expect(
+                    sale.outcome == .declined(DeclineReason(source: .issuer, code: "pinNotAllowed", responseCode: "65"))
+                )
                 #expect(sale.receipt.outcome == "DECLINED")
                 // The PIN pad never opened.
                 try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)

@@ -11,7 +11,9 @@ import Testing
 
 @Suite("Terminal: sales, declines, refunds and verifications against the live gateway", .serialized)
 struct SaleTests {
-    @Test("an approved sale: its events, and a receipt with the masked PAN, AID, label, auth code and CVM", arguments: [TestCard.Scheme.visa, .mastercard])
+    @Test(
+        "an approved sale: its events, and a receipt with the masked PAN, AID, label, auth code and CVM",
+        arguments: [TestCard.Scheme.visa, .mastercard])
     func approved(scheme: TestCard.Scheme) async throws {
         try await TestGateway.with { gateway in
             try await gateway.withShop { shop in
@@ -24,13 +26,16 @@ struct SaleTests {
                 #expect(receipt.maskedPAN == "\(card.card.pan.prefix(6))…\(card.card.pan.suffix(4))")
                 #expect(receipt.applicationIdentifier == (scheme == .visa ? "A0000000031010" : "A0000000041010"))
                 #expect(receipt.applicationLabel == (scheme == .visa ? "VISA CREDIT" : "MASTERCARD"))
-                #expect(receipt.authorizationCode == sale.payment?.issuer?.approvalCode && receipt.authorizationCode != nil)
+                #expect(
+                    receipt.authorizationCode == sale.payment?.issuer?.approvalCode && receipt.authorizationCode != nil)
                 #expect(receipt.responseCode == "00" && receipt.outcome == "APPROVED")
                 #expect(receipt.amount == 12.34 && receipt.currency == "EUR" && receipt.purpose == .sale)
                 #expect(receipt.date == sale.payment?.updatedAt && receipt.transactionID == sale.payment?.id)
                 #expect(receipt.scheme == (scheme == .visa ? "visa" : "mastercard"))
                 // Under the CVM limit: Kernel 2 reports "no CVM" in 9F34; Kernel 3 reports no CVM results at all.
-                #expect(receipt.cardholderVerification == (scheme == .visa ? .unknown : .noCVM), "\(sale.receipt.readID ?? "") \(String(describing: sale.payment))")
+                #expect(
+                    receipt.cardholderVerification == (scheme == .visa ? .unknown : .noCVM),
+                    "\(sale.receipt.readID ?? "") \(String(describing: sale.payment))")
                 // Nothing shows the PAN.
                 let shown = "\(sale) \(receipt) \(receipt.lines)"
                 #expect(!shown.contains(card.card.pan))
@@ -45,7 +50,9 @@ struct SaleTests {
                 let card = try gateway.card(.insufficientFunds, .mastercard)
                 let sale = try await shop.sale(card, 9)
                 try await shop.events.expect([Shop.screen(9)] + ReaderSDK.Event.readSucceeded)
-                #expect(sale.outcome == .declined(DeclineReason(source: .issuer, code: "insufficientFunds", responseCode: "51")))
+                #expect(
+                    sale.outcome
+                        == .declined(DeclineReason(source: .issuer, code: "insufficientFunds", responseCode: "51")))
                 #expect(sale.receipt.outcome == "DECLINED" && sale.receipt.responseCode == "51")
                 #expect(sale.receipt.authorizationCode == nil && sale.receipt.maskedPAN != nil)
                 #expect(try await gateway.balance(card.card) == TestCards.lowBalance)
@@ -71,7 +78,9 @@ struct SaleTests {
                 #expect(sale.outcome == .declined(DeclineReason(source: .card, code: "declinedByCard")))
                 #expect(sale.payment == nil && shop.requests.take().isEmpty)
                 #expect(sale.receipt.outcome == "DECLINED" && sale.receipt.maskedPAN == nil)
-                #expect(sale.receipt.applicationLabel == "MASTERCARD" && sale.receipt.applicationIdentifier == "A0000000041010")
+                #expect(
+                    sale.receipt.applicationLabel == "MASTERCARD"
+                        && sale.receipt.applicationIdentifier == "A0000000041010")
                 #expect(try await gateway.balance(card.card) == TestCards.balance)
             }
         }
@@ -83,7 +92,8 @@ struct SaleTests {
             try await gateway.withShop { shop in
                 let card = try gateway.card(.approve, .mastercard)
                 await shop.interface.tap(card.channel)
-                let result = try await shop.sdk.refund(PaymentParameters(amount: 12.50, currency: "EUR"), reason: "returned")
+                let result = try await shop.sdk.refund(
+                    PaymentParameters(amount: 12.50, currency: "EUR"), reason: "returned")
                 try await shop.events.expect([Shop.screen(12.50, .refund)] + ReaderSDK.Event.readSucceeded)
                 let refund = try #require(result.refund)
                 #expect(result.isApproved && result.payment == nil)

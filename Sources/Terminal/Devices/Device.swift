@@ -18,7 +18,8 @@ public struct Device: Sendable, Hashable, Codable, Identifiable, CustomStringCon
     public let batteryPercentage: Int?
 
     /// Creates a device description.
-    public init(id: String, readerType: ReaderType, manufacturer: String, model: String, batteryPercentage: Int? = nil) {
+    public init(id: String, readerType: ReaderType, manufacturer: String, model: String, batteryPercentage: Int? = nil)
+    {
         self.id = id
         self.readerType = readerType
         self.manufacturer = manufacturer

@@ -23,12 +23,15 @@ struct ExternalReaders: Sendable {
             context = try PCSCContext()
             names = try context.readerNames()
         } catch {
-            throw TerminalError(code: .deviceNotFound, message: "PC/SC is not available (\(error.code)): \(error.message)")
+            throw TerminalError(
+                code: .deviceNotFound, message: "PC/SC is not available (\(error.code)): \(error.message)")
         }
         guard names.contains(name) else {
             throw TerminalError(
                 code: .deviceNotFound,
-                message: "PC/SC has no reader of that name; it has \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+                message:
+                    "PC/SC has no reader of that name; it has \(names.isEmpty ? "none" : names.joined(separator: ", "))"
+            )
         }
         do {
             return try PCSCInterface(readerName: name, pinPad: pinPad)

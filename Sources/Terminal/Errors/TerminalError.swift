@@ -67,7 +67,9 @@ public struct TerminalError: CodedError {
         self.line = line
     }
 
-    private static func pattern(_ code: Code) -> TerminalError { TerminalError(code: code, message: "any \(code) error") }
+    private static func pattern(_ code: Code) -> TerminalError {
+        TerminalError(code: code, message: "any \(code) error")
+    }
 
     /// Matches any ``Code/noReaderTypes`` error.
     public static let noReaderTypes = pattern(.noReaderTypes)

@@ -22,7 +22,8 @@ public struct SaleResult: Sendable, Hashable {
     public let externalID: String?
 
     /// Creates a result.
-    public init(outcome: Outcome, receipt: Receipt, payment: Payment?, refund: Refund? = nil, externalID: String? = nil) {
+    public init(outcome: Outcome, receipt: Receipt, payment: Payment?, refund: Refund? = nil, externalID: String? = nil)
+    {
         self.outcome = outcome
         self.receipt = receipt
         self.payment = payment

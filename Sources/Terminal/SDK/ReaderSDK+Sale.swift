@@ -111,7 +111,7 @@ extension ReaderSDK {
                         PaymentCardVerificationRequest(currencyCode: currency, for: reason))
                 }
                 return CardRead(read: read, screen: screen, amount: amount, session: session)
-            } catch where attempt == 1 && Self.sessionIsOver(error) {
+            } catch  where attempt == 1 && Self.sessionIsOver(error) {
                 // Refused before the field turned on (no reader events): prepare again, quietly, and read.
                 endSession()
                 (connection, session) = try await liveSession()
@@ -167,11 +167,13 @@ extension ReaderSDK {
         case .declined:
             outcome = .declined(
                 DeclineReason(
-                    source: .issuer, code: payment.failureCode ?? "declined", responseCode: payment.issuer?.responseCode))
+                    source: .issuer, code: payment.failureCode ?? "declined", responseCode: payment.issuer?.responseCode
+                ))
         case .processing, .requiresPIN, .canceled, .failed:
             throw TerminalError(
                 code: .paymentFailed,
-                message: "the payment \(payment.id) is \(payment.status.rawValue) (\(payment.failureCode ?? "no reason"))")
+                message:
+                    "the payment \(payment.id) is \(payment.status.rawValue) (\(payment.failureCode ?? "no reason"))")
         }
         let receipt = Self.receipt(
             cardRead, card: payment.card, date: payment.updatedAt, approved: outcome == .approved,
@@ -235,4 +237,3 @@ extension ReaderSDK {
             paymentDescription: screen.paymentDescription)
     }
 }
-

@@ -80,7 +80,9 @@ public actor ReaderSDK {
     /// - Throws: ``TerminalError`` `noReaderTypes` (an empty set), `tapToPayUnavailable` (`.tapToPay` on a phone
     ///   without a contactless interface), `busy`.
     public func configureReaderTypes(_ types: Set<ReaderType>) throws(TerminalError) {
-        guard !types.isEmpty else { throw TerminalError(code: .noReaderTypes, message: "configure at least one reader type") }
+        guard !types.isEmpty else {
+            throw TerminalError(code: .noReaderTypes, message: "configure at least one reader type")
+        }
         if types.contains(.tapToPay), !tapToPayReader().isSupported {
             throw TerminalError(code: .tapToPayUnavailable, message: "this phone has no contactless interface")
         }
@@ -106,7 +108,9 @@ public actor ReaderSDK {
     ///   another name), `busy`.
     public func setDisplayName(_ name: String) throws(TerminalError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw TerminalError(code: .displayNameRequired, message: "the display name is empty") }
+        guard !trimmed.isEmpty else {
+            throw TerminalError(code: .displayNameRequired, message: "the display name is empty")
+        }
         try checkIdle()
         if let connection, connection.displayName != trimmed {
             throw TerminalError(

@@ -26,7 +26,8 @@ struct Shop: Sendable {
     /// Taps `card`, then makes the sale.
     func sale(_ card: CardUnderTest, _ amount: Decimal, description: String? = nil) async throws -> SaleResult {
         await interface.tap(card.channel)
-        return try await sdk.makeSale(PaymentParameters(amount: amount, currency: "EUR", paymentDescription: description))
+        return try await sdk.makeSale(
+            PaymentParameters(amount: amount, currency: "EUR", paymentDescription: description))
     }
 }
 
@@ -46,7 +47,8 @@ extension TestGateway {
         let interface = LoopbackInterface(pinPad: pinPad)
         let sdk = ReaderSDK(
             configuration: ReaderSDK.Configuration(
-                deviceID: deviceID, gateway: requests, backend: backend?(server) ?? server, tapToPayInterface: interface,
+                deviceID: deviceID, gateway: requests, backend: backend?(server) ?? server,
+                tapToPayInterface: interface,
                 savedDevice: savedDevice, clock: clock.function, timeZone: TimeZone(identifier: "UTC") ?? .current))
         try await TerminalEvents.record(sdk) { events in
             let shop = Shop(

@@ -23,7 +23,9 @@ final class TerminalEvents: @unchecked Sendable {
 
     /// Waits (at most 5 s) until `event` was recorded; the events up to it are taken.
     @discardableResult
-    func wait(for event: ReaderSDK.Event, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [ReaderSDK.Event] {
+    func wait(for event: ReaderSDK.Event, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [ReaderSDK
+        .Event]
+    {
         for _ in 0..<2_500 {
             let taken: [ReaderSDK.Event]? = lock.withLock {
                 guard let index = seen.firstIndex(of: event) else { return nil }
@@ -68,5 +70,7 @@ extension ReaderSDK.Event {
         [.configurationStatus(.configuring)] + [0, 25, 50, 75, 100].map { .configurationProgress($0) }
         + [.configurationStatus(.configured)]
     /// A configuration of a device the PSP knows.
-    static let reconfiguration: [ReaderSDK.Event] = [.configurationStatus(.configuring), .configurationStatus(.configured)]
+    static let reconfiguration: [ReaderSDK.Event] = [
+        .configurationStatus(.configuring), .configurationStatus(.configured),
+    ]
 }
