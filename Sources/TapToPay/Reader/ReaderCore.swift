@@ -168,7 +168,8 @@ actor ReaderCore {
             switch (outcome.status, outcome.authorizationData) {
             case (.onlineRequest, let data?), (.approved, let data?), (.declined, let data?) where isRefund:
                 emit(.removeCard)
-                let read = try seal(data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success)
+                let read = try seal(
+                    data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success)
                 emit(.readCompleted)
                 closeSheet()
                 return read
@@ -336,7 +337,8 @@ actor ReaderCore {
 
     /// Seals `data` to the PSP as a new read and remembers its PAN for a PIN capture within 55 s.
     private func seal(
-        _ data: AuthorizationData, label: String?, plan: ReadPlan, prepared: Prepared, outcome: PaymentCardReadResult.ReadOutcome
+        _ data: AuthorizationData, label: String?, plan: ReadPlan, prepared: Prepared,
+        outcome: PaymentCardReadResult.ReadOutcome
     ) throws -> PaymentCardReadResult {
         let now = environment.clock()
         let payload = CardDataPayload(
