@@ -86,15 +86,17 @@ public struct TestGateway: Sendable {
                 timeZone: TimeZone(identifier: "UTC") ?? .current, maximumTapAttempts: maximumTapAttempts))
     }
 
-    /// A test card on the loopback, its keys valid from now and reading the clock.
-    public func card(_ behaviour: TestCard.Behaviour, _ scheme: TestCard.Scheme = .visa) throws -> CardUnderTest {
+    /// A test card on the loopback with `keyCount` limited-use keys valid from now, reading the clock.
+    public func card(
+        _ behaviour: TestCard.Behaviour, _ scheme: TestCard.Scheme = .visa, keyCount: Int = 32
+    ) throws -> CardUnderTest {
         guard let card = TestCards.card(behaviour, scheme) else {
             throw RunningGatewayError(message: "no test card \(behaviour) for \(scheme)")
         }
         return CardUnderTest(
             card: card,
             channel: try TestCardTapper.card(
-                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, personalisedOn: clock.now,
+                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, keyCount: keyCount, personalisedOn: clock.now,
                 clock: clock.function))
     }
 
