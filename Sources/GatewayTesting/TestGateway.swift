@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+import AsyncHTTPClient
 public import CardEmulator
 public import ContactlessTesting
 import EMV
@@ -6,7 +6,7 @@ public import Foundation
 public import Gateway
 public import GatewayAPI
 import Issuer
-import Logging
+public import Logging
 public import SmartCard
 public import TapToPay
 
@@ -21,11 +21,13 @@ public struct TestGateway: Sendable {
 
     /// Starts a gateway (SQLite, the in-process issuer with the test cards, the clock at now), runs `body`, stops
     /// it and removes its data.
-    public static func with(_ body: @Sendable (TestGateway) async throws -> Void) async throws {
+    public static func with<Result: Sendable>(
+        logLevel: Logger.Level = .error, _ body: @Sendable (TestGateway) async throws -> Result
+    ) async throws -> Result {
         let clock = TestClock(Date())
         var logger = Logger(label: "test-gateway")
-        logger.logLevel = .error
-        try await RunningGateway.with(logger: logger) { directory in
+        logger.logLevel = logLevel
+        return try await RunningGateway.with(logger: logger) { directory in
             GatewayConfiguration(
                 port: 0, dataDirectory: directory, issuerTimeout: .milliseconds(500),
                 reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys,
@@ -38,8 +40,9 @@ public struct TestGateway: Sendable {
                 application: running.application, clock: clock,
                 transport: HTTPGatewayTransport(baseURL: running.baseURL, client: client))
             do {
-                try await body(gateway)
+                let result = try await body(gateway)
                 try await client.shutdown()
+                return result
             } catch {
                 try? await client.shutdown()
                 throw error
@@ -83,15 +86,17 @@ public struct TestGateway: Sendable {
                 timeZone: TimeZone(identifier: "UTC") ?? .current, maximumTapAttempts: maximumTapAttempts))
     }
 
-    /// A test card on the loopback, its keys valid from now and reading the clock.
-    public func card(_ behaviour: TestCard.Behaviour, _ scheme: TestCard.Scheme = .visa) throws -> CardUnderTest {
+    /// A test card on the loopback with `keyCount` limited-use keys valid from now, reading the clock.
+    public func card(
+        _ behaviour: TestCard.Behaviour, _ scheme: TestCard.Scheme = .visa, keyCount: Int = 32
+    ) throws -> CardUnderTest {
         guard let card = TestCards.card(behaviour, scheme) else {
             throw RunningGatewayError(message: "no test card \(behaviour) for \(scheme)")
         }
         return CardUnderTest(
             card: card,
             channel: try TestCardTapper.card(
-                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, personalisedOn: clock.now,
+                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, keyCount: keyCount, personalisedOn: clock.now,
                 clock: clock.function))
     }
 
