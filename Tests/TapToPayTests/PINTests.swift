@@ -153,21 +153,6 @@ struct PINTests {
         }
     }
 
-    /// A Visa test card of `behaviour` whose CVM rules ask for online PIN above the reader's CVM limit: no consumer
-    /// device CVM, CTQ "online PIN required" (byte 1 bit 8).
-    static func onlinePINCard(_ gateway: TestGateway, _ behaviour: TestCard.Behaviour) throws -> LoopbackChannel<EmulatedCard> {
-        let card = try #require(TestCards.card(behaviour, .visa))
-        var profile = try CardProfile.visaTest
-        profile.pan = card.pan
-        profile.consumerDeviceCVM = .init(supported: false)
-        profile.cardTransactionQualifiers = HexBytes([0xA0, 0x00])
-        let clock = gateway.clock
-        return LoopbackChannel(
-            applet: try profile.certified().personalize(
-                on: clock.now,
-                environment: CardEnvironment(now: clock.function, randomBytes: CardEnvironment.system.randomBytes)))
-    }
-
     @Test("online PIN the card's CVM asks for: entered during the read, sent with it, verified by the issuer")
     func kernelChosenOnlinePIN() async throws {
         try await TestGateway.with { gateway in
@@ -179,7 +164,7 @@ struct PINTests {
             try await gateway.withTill(pinPad: pad) { till in
                 // Over the 50.00 EUR CVM limit: the kernel's CVM is online PIN.
                 let request = PaymentCardTransactionRequest(amount: 60, currencyCode: "EUR")
-                let channel = try Self.onlinePINCard(gateway, .approve)
+                let channel = try gateway.onlinePINCard(.approve)
                 await till.interface.tap(channel)
                 let read = try await till.session.readPaymentCard(request)
                 try await till.events.expectNext([

@@ -132,4 +132,37 @@ struct PINTests {
             }
         }
     }
+
+    @Test(
+        "online PIN the card's CVM asks for (over the CVM limit): entered during the read, approved; a wrong one declined"
+    )
+    func pinDuringRead() async throws {
+        try await TestGateway.with { gateway in
+            let pad = PINPad([.entered(TestCards.pin), .entered("9999")])
+            try await gateway.withShop(pinPad: { pad.enter($0) }) { shop in
+                let readWithPIN: [ReaderSDK.Event] = [
+                    Shop.screen(60), .reader(.readyForTap), .reader(.cardDetected), .reader(.removeCard),
+                    .reader(.pinEntryRequested), .reader(.pinEntryCompleted), .reader(.readCompleted),
+                    .reader(.userInterfaceDismissed),
+                ]
+                let channel = try gateway.onlinePINCard(.approve)
+                await shop.interface.tap(channel)
+                let sale = try await shop.sdk.makeSale(PaymentParameters(amount: 60, currency: "EUR"))
+                try await shop.events.expect(readWithPIN)
+                #expect(sale.isApproved && sale.receipt.cardholderVerification == .onlinePIN)
+                let card = try #require(TestCards.card(.approve, .visa))
+                #expect(try await gateway.balance(card) == TestCards.balance - 6_000)
+
+                await shop.interface.tap(channel)
+                let wrong = try await shop.sdk.makeSale(PaymentParameters(amount: 60, currency: "EUR"))
+                try await shop.events.expect(readWithPIN)
+                guard case .declined(let reason) = wrong.outcome else {
+                    Issue.record("a wrong PIN was approved")
+                    return
+                }
+                #expect(reason.source == .issuer && reason.responseCode == "55")
+                #expect(try await gateway.balance(card) == TestCards.balance - 6_000)
+            }
+        }
+    }
 }

@@ -84,6 +84,8 @@ extension ReaderSDK {
         var screen: PaymentScreen
         var amount: Amount
         var session: PaymentCardReaderSession
+        /// The card's CVM asked for online PIN and the cardholder entered it during the read.
+        var pinEnteredDuringRead: Bool
     }
 
     /// Shows the payment screen and reads the card; a session that expired (after 12 hours) is prepared again
@@ -98,6 +100,7 @@ extension ReaderSDK {
             currency: currency, paymentDescription: parameters.paymentDescription)
         emit(.paymentScreen(screen))
         for attempt in 1...2 {
+            readActivity.reset()
             do {
                 let read: PaymentCardReadResult
                 switch purpose {
@@ -110,7 +113,9 @@ extension ReaderSDK {
                     read = try await session.readPaymentCard(
                         PaymentCardVerificationRequest(currencyCode: currency, for: reason))
                 }
-                return CardRead(read: read, screen: screen, amount: amount, session: session)
+                return CardRead(
+                    read: read, screen: screen, amount: amount, session: session,
+                    pinEnteredDuringRead: readActivity.pinEntered)
             } catch  where attempt == 1 && Self.sessionIsOver(error) {
                 // Refused before the field turned on (no reader events): prepare again, quietly, and read.
                 endSession()
@@ -147,7 +152,7 @@ extension ReaderSDK {
                 payment: nil, externalID: externalID)
         }
         var payment = try await configuration.backend.authorizePayment(request)
-        var verification = card.cardholderVerification
+        var verification = cardRead.pinEnteredDuringRead ? .onlinePIN : card.cardholderVerification
         if payment.status == .requiresPIN {
             guard let answered = try await collectPIN(for: payment, read: read, session: cardRead.session) else {
                 let receipt = Self.receipt(

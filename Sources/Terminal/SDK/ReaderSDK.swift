@@ -34,6 +34,8 @@ public actor ReaderSDK {
     /// The terminal's events, in order.
     public nonisolated let events: Events
     let continuation: AsyncStream<Event>.Continuation
+    /// What the reader showed during the current read.
+    let readActivity = ReadActivity()
 
     /// The reader types ``configureReaderTypes(_:)`` set; empty before.
     public private(set) var configuredReaderTypes: Set<ReaderType> = []
@@ -316,6 +318,7 @@ public actor ReaderSDK {
     /// A reader whose events come out of ``events`` in the order the reader emits them.
     private func makeReader(deviceID: String, interface: (any ContactlessInterface)?) -> PaymentCardReader {
         let continuation = self.continuation
+        let activity = readActivity
         return PaymentCardReader(
             // A card's own decline comes back as a result, so the sale can show its receipt.
             options: PaymentCardReader.Options(includeErrorInReadResult: true, returnReadResultImmediately: false),
@@ -323,6 +326,7 @@ public actor ReaderSDK {
                 deviceID: deviceID, gateway: configuration.gateway, interface: interface, clock: configuration.clock,
                 timeZone: configuration.timeZone, maximumTapAttempts: configuration.maximumTapAttempts)
         ) { event in
+            activity.note(event)
             if case .updateProgress(let percent) = event {
                 continuation.yield(.configurationProgress(percent))
             } else {
