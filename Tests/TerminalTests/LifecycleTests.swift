@@ -87,6 +87,20 @@ struct LifecycleTests {
                 let card = try gateway.card(.approve, .visa)
                 #expect(try await shop.sale(card, 7).isApproved)
                 try await shop.events.expect([Self.screen] + ReaderSDK.Event.readSucceeded)
+
+                // Disconnected in the background: no connecting there; back in the foreground, the device connects.
+                await shop.sdk.applicationDidEnterBackground()
+                try await shop.sdk.disconnect()
+                await #expect(throws: PaymentCardReaderError.backgroundRequestNotAllowed) {
+                    try await shop.sdk.connect(.tapToPay)
+                }
+                try await shop.events.expect([
+                    .configurationStatus(.notReady), .reader(.notReady), .configurationStatus(.disconnected),
+                ])
+                try await shop.sdk.applicationWillEnterForeground()
+                try await shop.sdk.connect(.tapToPay)
+                try await shop.events.expect(ReaderSDK.Event.reconfiguration)
+                #expect(try await shop.sale(card, 7).isApproved)
             }
         }
     }

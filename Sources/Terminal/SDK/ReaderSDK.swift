@@ -132,7 +132,7 @@ public actor ReaderSDK {
     /// `configurationStatus(configured)`, or `configurationStatus(failed)`.
     /// - Throws: ``TerminalError`` (`notConfigured`, `readerTypeNotConfigured`, `displayNameRequired`,
     ///   `deviceNotFound`, `tapToPayUnavailable`, `busy`), the reader's ``TapToPay/PaymentCardReaderError``
-    ///   (`accountLinkingFailed`, `merchantBlocked`, `tokenExpired`, …) or the merchant server's error.
+    ///   (`backgroundRequestNotAllowed`, `accountLinkingFailed`, `merchantBlocked`, `tokenExpired`, …) or the merchant server's error.
     @discardableResult
     public func connect(_ device: Device) async throws -> ConnectionReport {
         try begin("connect")
@@ -145,6 +145,10 @@ public actor ReaderSDK {
         }
         guard let displayName else {
             throw TerminalError(code: .displayNameRequired, message: "set the display name before connecting")
+        }
+        guard !isInBackground else {
+            throw PaymentCardReaderError(
+                code: .backgroundRequestNotAllowed, message: "the app is in the background: connect in the foreground")
         }
         let reader = try self.reader(for: device)
         if connection != nil {
@@ -201,8 +205,9 @@ public actor ReaderSDK {
     /// - Throws: as ``connect(_:)``; the terminal is then disconnected.
     public func applicationWillEnterForeground() async throws {
         isInBackground = false
+        // Every reader, also one backgrounded while connected and disconnected since.
+        for reader in readers.values { await reader.applicationWillEnterForeground() }
         guard let connection else { return }
-        await connection.reader.applicationWillEnterForeground()
         guard connection.session == nil, operation == nil else { return }
         try begin("reconnect")
         defer { end() }
