@@ -1,5 +1,6 @@
 import CardEmulator
 import ContactlessTesting
+import SmartCard
 import EMV
 import Foundation
 import Gateway
@@ -63,6 +64,47 @@ struct IssuerHostOnSQLTests {
                 let expected = card.behaviour == .incorrectPIN ? ResponseCode.pinRequired : card.behaviour.responseCode
                 #expect(Self.code(response) == expected, "\(card.behaviour) \(card.scheme)")
             }
+        }
+    }
+
+    @Test("a wallet's digitized Mastercard pays over SQL: the vault's DPAN, the funding account, the wallet data",
+          arguments: TestDatabases.kinds)
+    func digitizedCard(_ kind: TestDatabases.Kind) async throws {
+        try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
+            let keys = try IssuerKeys.test
+            let repository = SQLIssuerRepository(database: database)
+            try await TestCards.seed(repository, keys: keys)
+            let host = IssuerHost(keys: keys, repository: repository)
+            let now = Date()
+            let outbox = OneTimeCodeOutbox()
+            let service = DigitizationService(
+                vault: try #require(host.tokenVault), store: InMemoryDigitizationStore(), codes: outbox,
+                clock: { now })
+            let funding = try #require(TestCards.card(.approve, .mastercard))
+            let eligibility = try await service.checkEligibility(EligibilityRequest(
+                fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12), walletID: "wallet",
+                deviceID: "device"))
+            let pending = try await service.digitize(
+                eligibilityID: eligibility.eligibilityID, acceptedTermsID: eligibility.termsAndConditions.id)
+            let card = try await service.verifyIdentity(
+                digitizationID: pending.digitizationID,
+                code: try #require(await outbox.lastCode(for: pending.digitizationID)))
+            var applet = try CardProfile.mastercardTest
+                .digitized(pan: card.dpan, expiry: card.expiry, panSequenceNumber: card.panSequenceNumber)
+                .personalize(limitedUseKeys: card.paymentKeys.map {
+                    LimitedUseKey(atc: $0.atc, sessionKey: $0.sessionKey, validUntil: $0.validUntil)
+                })
+            try applet.setWalletTransactionData(Array("sql-wallet".utf8))
+            let request = try await Self.request(
+                try TestCardTapper(channel: LoopbackChannel(applet: applet)), minorUnits: 700, stan: 1)
+            #expect(Self.code(await host.handle(request, at: now)) == .approved)
+            #expect(try await repository.account(keys.keyedHash(of: try PAN(funding.pan)))?.availableBalance
+                == TestCards.balance - 700)
+            #expect(try await repository.token(keys.keyedHash(of: card.dpan))?.lastATC == 1)
+            let reference = AuthorizationReference(
+                systemTraceAuditNumber: "000001", retrievalReferenceNumber: "000000000001", terminalID: "TERM0001")
+            #expect(try await repository.authorization(reference)?.walletTransactionData == Array("sql-wallet".utf8))
+            #expect(Self.code(await host.handle(request, at: now)) == .cryptogramReplayed)
         }
     }
 
