@@ -209,6 +209,29 @@ struct DigitizationServiceTests {
         }
     }
 
+    @Test("the right code sent ten times at once provisions one token; concurrent replenishments never share an ATC")
+    func concurrency() async throws {
+        let fixture = try DigitizationFixture()
+        let (pending, code) = try await Self.pending(fixture)
+        let service = fixture.service
+        let cards = await withTaskGroup(of: DigitizedCard?.self) { group in
+            for _ in 0..<10 {
+                group.addTask { try? await service.verifyIdentity(digitizationID: pending.digitizationID, code: code) }
+            }
+            return await group.reduce(into: [DigitizedCard]()) { if let card = $1 { $0.append(card) } }
+        }
+        #expect(cards.count == 1)
+        #expect(try await fixture.vault.tokens(of: DigitizationFixture.request().fundingPAN).count == 1)
+        let card = try #require(cards.first)
+        let batches = try await withThrowingTaskGroup(of: [PaymentKey].self) { group in
+            for _ in 0..<8 { group.addTask { try await service.replenish(tokenID: card.tokenID, count: 5) } }
+            return try await group.reduce(into: [[PaymentKey]]()) { $0.append($1) }
+        }
+        let atcs = batches.flatMap { $0.map(\.atc) }
+        #expect(atcs.sorted() == Array(11...50))
+        #expect(batches.allSatisfy { batch in batch.map(\.atc) == Array(batch[0].atc...(batch[0].atc + 4)) })
+    }
+
     @Test("suspend, resume and delete reach the vault; only an active token gets keys")
     func lifeCycle() async throws {
         let fixture = try DigitizationFixture()
