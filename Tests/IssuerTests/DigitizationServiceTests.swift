@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Digitization service: eligibility, terms, one-time code, payment keys, token life cycle")
 struct DigitizationServiceTests {
-    @Test("an eligible card gets the terms, its scheme and a ten-minute answer", arguments: [TestCard.Scheme.visa, .mastercard])
+    @Test(
+        "an eligible card gets the terms, its scheme and a ten-minute answer",
+        arguments: [TestCard.Scheme.visa, .mastercard])
     func eligible(scheme: TestCard.Scheme) async throws {
         let fixture = try DigitizationFixture()
         let eligibility = try await fixture.service.checkEligibility(DigitizationFixture.request(.approve, scheme))
@@ -18,9 +20,11 @@ struct DigitizationServiceTests {
         #expect(!eligibility.eligibilityID.isEmpty)
     }
 
-    @Test("unknown, lost, blocked or expired accounts are not eligible", arguments: [
-        TestCard.Behaviour.lost, .stolen, .expired, .doNotHonour,
-    ])
+    @Test(
+        "unknown, lost, blocked or expired accounts are not eligible",
+        arguments: [
+            TestCard.Behaviour.lost, .stolen, .expired, .doNotHonour,
+        ])
     func ineligibleAccounts(behaviour: TestCard.Behaviour) async throws {
         let fixture = try DigitizationFixture()
         await #expect(throws: IssuerError.accountNotEligible) {
@@ -55,7 +59,8 @@ struct DigitizationServiceTests {
         let fixture = try DigitizationFixture()
         let eligibility = try await fixture.service.checkEligibility(DigitizationFixture.request())
         await #expect(throws: IssuerError.unknownEligibility) {
-            try await fixture.service.digitize(eligibilityID: "elg_nope", acceptedTermsID: eligibility.termsAndConditions.id)
+            try await fixture.service.digitize(
+                eligibilityID: "elg_nope", acceptedTermsID: eligibility.termsAndConditions.id)
         }
         await #expect(throws: IssuerError.termsNotAccepted) {
             try await fixture.service.digitize(eligibilityID: eligibility.eligibilityID, acceptedTermsID: "tc-2020-01")
@@ -152,16 +157,20 @@ struct DigitizationServiceTests {
         }
     }
 
-    @Test("the digitized card: a DPAN of the vault, PSN 00, the funding card's last four, keys for ATC 1 to 10", arguments: [
-        TestCard.Scheme.visa, .mastercard,
-    ])
+    @Test(
+        "the digitized card: a DPAN of the vault, PSN 00, the funding card's last four, keys for ATC 1 to 10",
+        arguments: [
+            TestCard.Scheme.visa, .mastercard,
+        ])
     func digitizedCard(scheme: TestCard.Scheme) async throws {
         let fixture = try DigitizationFixture()
         let card = try await fixture.digitize(.approve, scheme)
         let token = try #require(try await fixture.vault.token(for: card.dpan))
         #expect(token.status == .active && token.requestor == "contactless-wallet")
         #expect(token.expiry == card.expiry)
-        #expect(token.fundingKeyedPAN == fixture.keys.keyedHash(of: try DigitizationFixture.request(.approve, scheme).fundingPAN))
+        #expect(
+            token.fundingKeyedPAN
+                == fixture.keys.keyedHash(of: try DigitizationFixture.request(.approve, scheme).fundingPAN))
         #expect(card.panSequenceNumber == "00")
         #expect(card.scheme.rawValue == scheme.rawValue)
         #expect(card.fundingLastFour == String(try #require(TestCards.card(.approve, scheme)).pan.suffix(4)))
@@ -173,7 +182,9 @@ struct DigitizationServiceTests {
         #expect(try await fixture.service.status(tokenID: card.tokenID) == .active)
     }
 
-    @Test("payment keys are the card applet's limited-use keys of a card with the DPAN, PSN 00 and the token range's IMKs")
+    @Test(
+        "payment keys are the card applet's limited-use keys of a card with the DPAN, PSN 00 and the token range's IMKs"
+    )
     func keysMatchCardDerivation() async throws {
         let fixture = try DigitizationFixture()
         let card = try await fixture.digitize(.approve, .mastercard)
@@ -276,7 +287,8 @@ struct DigitizationServiceTests {
         dump(card.paymentKeys, to: &dumped)
         dump(messages, to: &dumped)
         printed += "\(card) \(card.paymentKeys) \(messages) \(dumped) \(errorText)"
-        let secrets = [request.fundingPAN.digits, card.dpan.digits, code] + card.paymentKeys.map(\.sessionKey.hexString)
+        let secrets =
+            [request.fundingPAN.digits, card.dpan.digits, code] + card.paymentKeys.map(\.sessionKey.hexString)
         for secret in secrets {
             #expect(!printed.contains(secret))
             #expect(!printed.lowercased().contains(secret.lowercased()))

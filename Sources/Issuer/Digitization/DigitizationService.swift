@@ -89,7 +89,8 @@ public struct DigitizationService: Sendable {
             let scheme = PaymentScheme(pan: range.tokenPrefix)
         else { throw IssuerError(.noTokenRange, "no token range with master keys covers the card's BIN") }
         let record = EligibilityRecord(
-            id: Self.newID("elg"), fundingKeyedPAN: keyedPAN, encryptedFundingPAN: try vault.keys.encrypt(request.fundingPAN),
+            id: Self.newID("elg"), fundingKeyedPAN: keyedPAN,
+            encryptedFundingPAN: try vault.keys.encrypt(request.fundingPAN),
             fundingLastFour: request.fundingPAN.lastFour, walletID: request.walletID, deviceID: request.deviceID,
             scheme: scheme, termsID: termsAndConditions.id, validUntil: now.addingTimeInterval(eligibilityValidity))
         try await store.insertEligibility(record)
@@ -238,7 +239,8 @@ public struct DigitizationService: Sendable {
             tokenID: Self.newID("tok"), keyedDPAN: provisioned.token.keyedDPAN, walletID: eligibility.walletID,
             deviceID: eligibility.deviceID, highestIssuedATC: count)
         try await store.insertToken(record)
-        let keys = try paymentKeys(dpan: provisioned.dpan, atcs: 1...count, validUntil: now.addingTimeInterval(keyValidity))
+        let keys = try paymentKeys(
+            dpan: provisioned.dpan, atcs: 1...count, validUntil: now.addingTimeInterval(keyValidity))
         return DigitizedCard(
             tokenID: record.tokenID, dpan: provisioned.dpan, expiry: provisioned.token.expiry,
             panSequenceNumber: Self.panSequenceNumber, scheme: eligibility.scheme,
@@ -271,7 +273,8 @@ public struct DigitizationService: Sendable {
 
     /// HMAC-SHA256 of the digitization id and code under the PAN hash key: binds a code to its digitization.
     private func codeHash(_ code: String, digitizationID: String) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Array("\(digitizationID):\(code)".utf8), using: vault.keys.panHashKey))
+        Array(
+            HMAC<SHA256>.authenticationCode(for: Array("\(digitizationID):\(code)".utf8), using: vault.keys.panHashKey))
     }
 
     /// An opaque id: a prefix and 16 random bytes in hex.

@@ -94,7 +94,8 @@ extension IssuerHost {
             request.numericValue(.transactionCurrencyCode) == request.currencyCode
         else { return .failed(.cryptogramFailure) }
         do {
-            let version = try CryptogramVersion(issuerApplicationData: Array(iad.value), applicationIdentifier: aid.value)
+            let version = try CryptogramVersion(
+                issuerApplicationData: Array(iad.value), applicationIdentifier: aid.value)
             let cardKeys: ICCMasterKeys
             if let iccMasterKeys {
                 cardKeys = iccMasterKeys

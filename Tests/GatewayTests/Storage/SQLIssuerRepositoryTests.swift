@@ -114,7 +114,8 @@ struct SQLIssuerRepositoryTests {
             #expect(stored.amount == 300 && stored.keyedPAN == account.keyedPAN && !stored.reversed)
             #expect(stored.date == Self.date && stored.approvalCode == "A21")
             _ = try await repository.authorize(account.keyedPAN, Self.spend(200, stan: 22, atc: 1))
-            let plain = try #require(try await repository.authorization(Self.record(account, amount: 0, stan: 22).reference))
+            let plainReference = Self.record(account, amount: 0, stan: 22).reference
+            let plain = try #require(try await repository.authorization(plainReference))
             #expect(plain.walletTransactionData == nil && plain.amount == 200)
             guard case .reversed(let reversed) = try await repository.reverse(withData.reference, of: account.keyedPAN)
             else {
