@@ -191,7 +191,7 @@ public struct DigitizationService: Sendable {
             throw IssuerError(.tokenNotActive, "the token is \(token.status.rawValue): no payment keys")
         }
         let dpan = try vault.dpan(of: token)
-        let reserved = try await store.updateToken(record.tokenID) { record -> ClosedRange<UInt16>? in
+        let reserved = try await store.updateDigitizedToken(record.tokenID) { record -> ClosedRange<UInt16>? in
             let first = Int(record.highestIssuedATC) + 1
             guard first + count - 1 <= Int(UInt16.max) else { return nil }
             record.highestIssuedATC = UInt16(first + count - 1)
@@ -238,7 +238,7 @@ public struct DigitizationService: Sendable {
         let record = DigitizedTokenRecord(
             tokenID: Self.newID("tok"), keyedDPAN: provisioned.token.keyedDPAN, walletID: eligibility.walletID,
             deviceID: eligibility.deviceID, highestIssuedATC: count)
-        try await store.insertToken(record)
+        try await store.insertDigitizedToken(record)
         let keys = try paymentKeys(
             dpan: provisioned.dpan, atcs: 1...count, validUntil: now.addingTimeInterval(keyValidity))
         return DigitizedCard(
@@ -249,7 +249,7 @@ public struct DigitizationService: Sendable {
 
     /// The service's record of a token and the vault's token.
     private func digitizedToken(_ tokenID: String) async throws(IssuerError) -> (DigitizedTokenRecord, DeviceToken) {
-        guard let record = try await store.token(tokenID),
+        guard let record = try await store.digitizedToken(tokenID),
             let token = try await vault.tokens.token(record.keyedDPAN)
         else { throw IssuerError(.unknownToken, "no digitized token with this id") }
         return (record, token)

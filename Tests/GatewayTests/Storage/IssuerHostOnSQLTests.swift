@@ -67,7 +67,7 @@ struct IssuerHostOnSQLTests {
         }
     }
 
-    @Test("a wallet's digitized Mastercard pays over SQL: the vault's DPAN, the funding account, the wallet data",
+    @Test("digitization and a digitized Mastercard's payment over SQL: store, vault, funding account, wallet data",
           arguments: TestDatabases.kinds)
     func digitizedCard(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
@@ -77,18 +77,33 @@ struct IssuerHostOnSQLTests {
             let host = IssuerHost(keys: keys, repository: repository)
             let now = Date()
             let outbox = OneTimeCodeOutbox()
+            // The SQL repository is the vault's and the digitization service's store too.
             let service = DigitizationService(
-                vault: try #require(host.tokenVault), store: InMemoryDigitizationStore(), codes: outbox,
-                clock: { now })
+                vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: { now })
             let funding = try #require(TestCards.card(.approve, .mastercard))
             let eligibility = try await service.checkEligibility(EligibilityRequest(
                 fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12), walletID: "wallet",
                 deviceID: "device"))
             let pending = try await service.digitize(
                 eligibilityID: eligibility.eligibilityID, acceptedTermsID: eligibility.termsAndConditions.id)
-            let card = try await service.verifyIdentity(
-                digitizationID: pending.digitizationID,
-                code: try #require(await outbox.lastCode(for: pending.digitizationID)))
+            let code = try #require(await outbox.lastCode(for: pending.digitizationID))
+            await #expect(throws: IssuerError.incorrectCode) {
+                try await service.verifyIdentity(
+                    digitizationID: pending.digitizationID, code: code == "000000" ? "000001" : "000000")
+            }
+            // The right code five times at once: the locked row lets one provision.
+            let cards = await withTaskGroup(of: DigitizedCard?.self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        try? await service.verifyIdentity(digitizationID: pending.digitizationID, code: code)
+                    }
+                }
+                return await group.reduce(into: [DigitizedCard]()) { if let card = $1 { $0.append(card) } }
+            }
+            #expect(cards.count == 1)
+            let card = try #require(cards.first)
+            #expect(try await service.replenish(tokenID: card.tokenID, count: 3).map(\.atc) == [11, 12, 13])
+            #expect(try await service.replenish(tokenID: card.tokenID, count: 1).map(\.atc) == [14])
             var applet = try CardProfile.mastercardTest
                 .digitized(pan: card.dpan, expiry: card.expiry, panSequenceNumber: card.panSequenceNumber)
                 .personalize(limitedUseKeys: card.paymentKeys.map {
@@ -105,6 +120,10 @@ struct IssuerHostOnSQLTests {
                 systemTraceAuditNumber: "000001", retrievalReferenceNumber: "000000000001", terminalID: "TERM0001")
             #expect(try await repository.authorization(reference)?.walletTransactionData == Array("sql-wallet".utf8))
             #expect(Self.code(await host.handle(request, at: now)) == .cryptogramReplayed)
+            try await service.setStatus(.suspended, tokenID: card.tokenID)
+            await #expect(throws: IssuerError.tokenNotActive) {
+                try await service.replenish(tokenID: card.tokenID, count: 1)
+            }
         }
     }
 
