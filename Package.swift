@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
         .library(name: "ApplePay", targets: ["ApplePay"]),
         .library(name: "TapToPay", targets: ["TapToPay"]),
+        .library(name: "Wallet", targets: ["Wallet"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
@@ -138,10 +139,17 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The Thales-shaped issuer wallet SDK: digitization, digital cards, payment keys encrypted at rest, the
+        // contactless payment session whose card applet any SmartCard transport serves. Never links the issuer host.
+        .target(
+            name: "Wallet",
+            dependencies: ["EMV", "SmartCard", "CardEmulator", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictness
+        ),
         // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
         .target(
             name: "ContactlessTesting",
-            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer"],
+            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer", "Wallet"],
             swiftSettings: strictness
         ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
@@ -267,6 +275,14 @@ let package = Package(
             name: "TransactionTests",
             dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel"],
             resources: [.copy("Traces")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "WalletTests",
+            dependencies: [
+                "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(
