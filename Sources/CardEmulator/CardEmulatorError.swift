@@ -16,6 +16,8 @@ public struct CardEmulatorError: CodedError {
             case keyDerivationFailed
             case offlineDataAuthenticationFailed
             case staleKeys
+            case invalidKey
+            case invalidWalletTransactionData
         }
 
         private let base: Base
@@ -34,6 +36,10 @@ public struct CardEmulatorError: CodedError {
         public static let offlineDataAuthenticationFailed = Code(.offlineDataAuthenticationFailed)
         /// Replenishment keys whose ATCs are not above every ATC the card has used or holds.
         public static let staleKeys = Code(.staleKeys)
+        /// A limited-use key is not a 16-byte session key, or two keys share an ATC.
+        public static let invalidKey = Code(.invalidKey)
+        /// Wallet transaction data longer than 14 bytes, or set on a card that cannot carry it (not Mastercard).
+        public static let invalidWalletTransactionData = Code(.invalidWalletTransactionData)
 
         /// The code's name, as in `CardEmulatorError.Code.invalidProfile`.
         public var description: String { base.rawValue }
@@ -76,4 +82,8 @@ public struct CardEmulatorError: CodedError {
     public static let offlineDataAuthenticationFailed = pattern(.offlineDataAuthenticationFailed)
     /// Matches any ``Code/staleKeys`` error.
     public static let staleKeys = pattern(.staleKeys)
+    /// Matches any ``Code/invalidKey`` error.
+    public static let invalidKey = pattern(.invalidKey)
+    /// Matches any ``Code/invalidWalletTransactionData`` error.
+    public static let invalidWalletTransactionData = pattern(.invalidWalletTransactionData)
 }

@@ -55,7 +55,8 @@ extension EmulatedCard {
                     ? .domesticTransaction : .internationalTransaction)
             return try MastercardIssuerApplicationData(
                 derivationKeyIndex: image.derivationKeyIndex, cryptogramVersionNumber: version.number,
-                cardVerificationResults: cvr, dataAuthenticationCode: verification.dynamicNumberPrefix
+                cardVerificationResults: cvr, dataAuthenticationCode: verification.dynamicNumberPrefix,
+                additionalData: walletTransactionData
             ).bytes
         }
     }

@@ -65,6 +65,9 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
     public internal(set) var pinTriesRemaining: UInt8
     /// Whether the wallet has authenticated the cardholder for the next transaction (CDCVM).
     public internal(set) var isCardholderVerified = false
+    /// Mastercard: the wallet's data for the issuer, carried in the IAD of every cryptogram from byte 19 on; set
+    /// with ``setWalletTransactionData(_:)``.
+    public internal(set) var walletTransactionData: [UInt8] = []
     var selection: Selection = .none
     var transaction = Transaction()
 

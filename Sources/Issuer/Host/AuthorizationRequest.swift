@@ -54,6 +54,15 @@ struct AuthorizationRequest: Sendable {
         return Int(text)
     }
 
+    /// Mastercard: the wallet transaction data in the IAD (9F10), the bytes after M/Chip's 18 (offset 18, at most
+    /// 14; see `EmulatedCard.setWalletTransactionData`); nil for other layouts or an IAD of 18 bytes or fewer.
+    func walletTransactionData(for version: CryptogramVersion) -> [UInt8]? {
+        guard version.issuerApplicationDataFormat == .mastercard, let iad = iccData.first(.issuerApplicationData),
+            iad.value.count > MastercardIssuerApplicationData.minimumByteCount
+        else { return nil }
+        return Array(iad.value.dropFirst(MastercardIssuerApplicationData.minimumByteCount))
+    }
+
     /// A numeric data object of field 55 (n12 amount, n3 currency code in two bytes) as an integer.
     func numericValue(_ tag: Tag) -> Int? {
         guard let node = iccData.first(tag) else { return nil }

@@ -6,7 +6,7 @@ import ISO8583
 extension IssuerHost {
     /// What the checks outside the account found: the verified cryptogram (for the ARPC and the ATC) or the
     /// result that ends the authorization before the account is touched.
-    private enum CryptogramCheck {
+    enum CryptogramCheck {
         case verified(CardCryptograms, arqc: [UInt8], atc: [UInt8])
         case failed(AuthorizationResult)
     }
@@ -17,10 +17,22 @@ extension IssuerHost {
     /// currency it covers (`88`); then, on the account in one repository unit: unknown card (`14`), ATC not above
     /// the last (`63`), status (`41`, `43`, `54`, `05`), expiry (`54`), currency (`12`), per-transaction limit
     /// (`61`), PIN (`75`, `55`, `65`), balance (`51`), approval (`00`).
+    ///
+    /// A PAN that is a token in the vault (a wallet's digitized card) is authorized against its funding account
+    /// (``authorizeDigitizedCard(_:_:token:vault:at:)``).
     func authorize(_ message: ISO8583Message, at date: Date) async -> ISO8583Message? {
         if message.isTokenPayment { return await authorizeToken(message, at: date) }
         guard let request = AuthorizationRequest(message) else {
             return response(to: message, code: .formatError)
+        }
+        if let tokenVault {
+            do {
+                if let token = try await tokenVault.token(for: request.pan) {
+                    return await authorizeDigitizedCard(message, request, token: token, vault: tokenVault, at: date)
+                }
+            } catch {
+                return response(to: message, code: .systemMalfunction)
+            }
         }
         let card: CardCryptograms
         let arqc: [UInt8]
@@ -46,7 +58,16 @@ extension IssuerHost {
         } catch {
             return response(to: message, code: .systemMalfunction)
         }
-        let result = decision?.result ?? .unknownCard
+        return chipAnswer(
+            message, with: decision?.result ?? .unknownCard, approvalCode: approvalCode, card: card, arqc: arqc,
+            atc: atc)
+    }
+
+    /// The 0110 of a verified ARQC: ``answer(_:with:approvalCode:)`` and, in field 55, tag 91 with the ARPC.
+    func chipAnswer(
+        _ message: ISO8583Message, with result: AuthorizationResult, approvalCode: String, card: CardCryptograms,
+        arqc: [UInt8], atc: [UInt8]
+    ) -> ISO8583Message? {
         guard var answer = answer(message, with: result, approvalCode: approvalCode), let code = result.responseCode
         else { return nil }
         if let issuerAuthenticationData = try? Self.issuerAuthenticationData(
@@ -58,11 +79,11 @@ extension IssuerHost {
     }
 
     /// Verifies the ARQC of field 55 under the card's keys, derived from the BIN range's master keys for the
-    /// version the IAD and AID name, and that the request's amount and currency are the cryptogram's.
-    private func checkCryptogram(_ request: AuthorizationRequest) -> CryptogramCheck {
-        guard let masterKeys = keys.masterKeys(forPAN: request.pan.digits) else {
-            return .failed(.systemMalfunction)
-        }
+    /// version the IAD and AID name (or, for a token, its ICC master keys `iccMasterKeys`), and that the request's
+    /// amount and currency are the cryptogram's.
+    func checkCryptogram(_ request: AuthorizationRequest, iccMasterKeys: ICCMasterKeys? = nil) -> CryptogramCheck {
+        let masterKeys = keys.masterKeys(forPAN: request.pan.digits)
+        guard iccMasterKeys != nil || masterKeys != nil else { return .failed(.systemMalfunction) }
         let icc = request.iccData
         guard let arqc = icc.first(.applicationCryptogram).map({ Array($0.value) }),
             let atc = icc.first(.applicationTransactionCounter).map({ Array($0.value) }), atc.count == 2,
@@ -73,9 +94,20 @@ extension IssuerHost {
             request.numericValue(.transactionCurrencyCode) == request.currencyCode
         else { return .failed(.cryptogramFailure) }
         do {
-            let card = try CardCryptograms(
-                authorizationData: icc, issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
-                issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits, psn: request.panSequenceNumber)
+            let card: CardCryptograms
+            if let iccMasterKeys, let iad = icc.first(.issuerApplicationData),
+                let aid = icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier)
+            {
+                card = CardCryptograms(
+                    version: try CryptogramVersion(issuerApplicationData: Array(iad.value), applicationIdentifier: aid.value),
+                    iccMasterKeys: iccMasterKeys)
+            } else if let masterKeys {
+                card = try CardCryptograms(
+                    authorizationData: icc, issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
+                    issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits, psn: request.panSequenceNumber)
+            } else {
+                return .failed(.systemMalfunction)
+            }
             guard try card.verifyAC(authorizationData: icc) else { return .failed(.cryptogramFailure) }
             return .verified(card, arqc: arqc, atc: atc)
         } catch {
@@ -215,7 +247,8 @@ extension IssuerHost {
         Array(SHA256.hash(data: keyedPAN.bytes + atc)).prefix(3).hexString.uppercased()
     }
 
-    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    /// Whether two byte strings are equal, in time independent of where they differ.
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         return zip(lhs, rhs).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }

@@ -52,4 +52,9 @@ public actor InMemoryIssuerRepository: IssuerRepository {
         accounts[keyedPAN]?.availableBalance += record.amount
         return .reversed(record)
     }
+
+    /// The approved authorization with `reference`, if any.
+    public func authorization(_ reference: AuthorizationReference) -> AuthorizationRecord? {
+        authorizations[reference]
+    }
 }

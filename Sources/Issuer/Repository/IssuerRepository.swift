@@ -21,4 +21,7 @@ public protocol IssuerRepository: Sendable {
     /// back to the available balance, once; later calls report ``ReversalResult/alreadyReversed(_:)``.
     func reverse(_ reference: AuthorizationReference, of keyedPAN: KeyedPANHash) async throws(IssuerError)
         -> ReversalResult
+
+    /// The approved authorization with `reference`, if any (reversed or not).
+    func authorization(_ reference: AuthorizationReference) async throws(IssuerError) -> AuthorizationRecord?
 }

@@ -11,8 +11,7 @@ extension TokenVault {
     /// Checks a token payment's cryptogram and token, and spends its ATC (see the type's documentation).
     ///
     /// Order: master keys of the DPAN's range (`96`), cryptogram format, MAC over DPAN, amount and currency, and
-    /// time window (`88`); then, on the token in one unit: unknown or deleted (`14`), suspended (`05`), expiry
-    /// (`54`), ATC not above the last (`63`).
+    /// time window (`88`); then the token (``checkToken(_:expiry:atc:at:)``).
     func check(
         dpan: PAN, expiry: ExpiryDate?, cryptogram bytes: [UInt8], amount: Int, currencyCode: Int, at date: Date
     ) async -> PaymentCheck {
@@ -22,11 +21,17 @@ extension TokenVault {
                 == true,
             abs(cryptogram.time.timeIntervalSince(date)) <= cryptogramValidity
         else { return .failed(.cryptogramFailure) }
+        return await checkToken(keys.keyedHash(of: dpan), expiry: expiry, atc: cryptogram.atc, at: date)
+    }
+
+    /// Checks the token of a payment whose cryptogram verified, and spends its ATC, in one unit: unknown or deleted
+    /// (`14`), suspended (`05`), the request's expiry not the token's or the token expired (`54`), ATC not above the
+    /// last (`63`).
+    func checkToken(_ keyedDPAN: KeyedPANHash, expiry: ExpiryDate?, atc: UInt16, at date: Date) async -> PaymentCheck {
         let today = try? EMVDate(date, timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
-        let atc = cryptogram.atc
         let outcome: PaymentCheck?
         do {
-            outcome = try await tokens.updateToken(keys.keyedHash(of: dpan)) { token -> PaymentCheck in
+            outcome = try await tokens.updateToken(keyedDPAN) { token -> PaymentCheck in
                 switch token.status {
                 case .active: break
                 case .suspended: return .failed(.doNotHonour)

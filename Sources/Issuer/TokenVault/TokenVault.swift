@@ -70,11 +70,9 @@ public struct TokenVault: Sendable {
         guard let account = try await accounts.account(fundingKeyedPAN), account.status == .active else {
             throw IssuerError(.unknownToken, "no active card account to tokenize")
         }
-        guard
-            let range = ranges.filter({ fundingPAN.digits.hasPrefix($0.fundingPrefix) })
-                .max(by: { $0.fundingPrefix.count < $1.fundingPrefix.count }),
-            keys.masterKeys(forPAN: range.tokenPrefix) != nil
-        else { throw IssuerError(.noTokenRange, "no token range with master keys covers the funding card's BIN") }
+        guard let range = range(forFunding: fundingPAN) else {
+            throw IssuerError(.noTokenRange, "no token range with master keys covers the funding card's BIN")
+        }
         let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(secondsFromGMT: 0) ?? .current, from: date)
         guard let year = parts.year, let month = parts.month,
             let expiry = try? ExpiryDate(year: year + validityYears, month: month)
@@ -93,6 +91,17 @@ public struct TokenVault: Sendable {
             }
         }
         throw IssuerError(.storageFailed, "no free device account number after five tries")
+    }
+
+    /// The token range of a funding card: the longest funding prefix that matches, if the issuer has master keys
+    /// for its token prefix.
+    public func range(forFunding fundingPAN: PAN) -> TokenRange? {
+        guard
+            let range = ranges.filter({ fundingPAN.digits.hasPrefix($0.fundingPrefix) })
+                .max(by: { $0.fundingPrefix.count < $1.fundingPrefix.count }),
+            keys.masterKeys(forPAN: range.tokenPrefix) != nil
+        else { return nil }
+        return range
     }
 
     /// The token of `dpan`; nil when the vault has none.
@@ -137,11 +146,21 @@ public struct TokenVault: Sendable {
     /// For the token's device (or the token service acting for it) only.
     /// - Throws: ``IssuerError/Code/noTokenRange`` when the issuer has no master keys for the DPAN.
     public func cryptogramKey(for dpan: PAN) throws(IssuerError) -> [UInt8] {
+        try iccMasterKeys(for: dpan).ac
+    }
+
+    /// The token's three ICC master keys (AC, SMI, SMC): option A over the DPAN and PSN `00` under its range's
+    /// issuer master keys, whatever option the card's cryptogram version names, so one derivation serves every
+    /// scheme; ``cryptogramKey(for:)`` is the AC key. The issuer's side, for checking the token card's ARQCs.
+    /// - Throws: ``IssuerError/Code/noTokenRange`` when the issuer has no master keys for the DPAN.
+    public func iccMasterKeys(for dpan: PAN) throws(IssuerError) -> ICCMasterKeys {
         guard let masterKeys = keys.masterKeys(forPAN: dpan.digits) else {
             throw IssuerError(.noTokenRange, "no issuer master keys for the device account number's range")
         }
         do {
-            return try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: masterKeys.ac, pan: dpan.digits, psn: "00")
+            return try ICCMasterKeys(
+                issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
+                issuerMasterKeySMC: masterKeys.smc, pan: dpan.digits, psn: "00", option: .a)
         } catch {
             throw IssuerError(.invalidKey, "the token key does not derive: \(error.code)")
         }

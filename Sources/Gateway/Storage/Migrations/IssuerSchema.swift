@@ -1,7 +1,8 @@
 /// The issuer host's tables (prefixed `issuer_`), beside the gateway's in one database or alone in its own: card
 /// accounts by keyed PAN hash and the approved authorizations kept for reversals. The PAN is stored only as its keyed
 /// hash, its AES-GCM ciphertext and BIN + last four; no track 2, cryptogram or PIN block is ever stored. Version 3
-/// adds the token vault's device account numbers, stored the same way.
+/// adds the token vault's device account numbers, stored the same way; version 4 the wallet transaction data a
+/// digitized Mastercard card sends with its cryptogram (the wallet's bytes, not card data).
 public enum IssuerSchema {
     /// The schema's name in `schema_migrations`.
     public static let name = "issuer"
@@ -45,6 +46,9 @@ public enum IssuerSchema {
                 """,
                 "CREATE INDEX issuer_device_tokens_by_funding ON issuer_device_tokens (funding_keyed_pan)",
             ]
+        },
+        Migration(version: 4, name: "wallet transaction data of digitized Mastercard payments") { dialect in
+            ["ALTER TABLE issuer_authorizations ADD COLUMN wallet_transaction_data \(dialect.blobType)"]
         },
     ]
 

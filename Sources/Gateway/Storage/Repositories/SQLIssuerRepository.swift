@@ -85,15 +85,16 @@ public struct SQLIssuerRepository: IssuerRepository {
                     try await executor.query(
                         """
                         INSERT INTO issuer_authorizations (stan, rrn, terminal_id, keyed_pan, amount, approval_code,
-                            authorized_at, reversed)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                            authorized_at, reversed, wallet_transaction_data)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                         ON CONFLICT (stan, rrn, terminal_id) DO UPDATE SET keyed_pan = excluded.keyed_pan,
                             amount = excluded.amount, approval_code = excluded.approval_code,
-                            authorized_at = excluded.authorized_at, reversed = excluded.reversed
+                            authorized_at = excluded.authorized_at, reversed = excluded.reversed,
+                            wallet_transaction_data = excluded.wallet_transaction_data
                         """,
                         Self.referenceValues(record.reference) + [
                             .blob(record.keyedPAN.bytes), .integer(record.amount), .text(record.approvalCode),
-                            .integer(record.date.millis), .bool(record.reversed),
+                            .integer(record.date.millis), .bool(record.reversed), .blob(record.walletTransactionData),
                         ])
                 }
                 return decision
@@ -101,6 +102,34 @@ public struct SQLIssuerRepository: IssuerRepository {
         } catch {
             throw Self.issuerError(error)
         }
+    }
+
+    /// The approved authorization with `reference`, if any.
+    public func authorization(_ reference: AuthorizationReference) async throws(IssuerError) -> AuthorizationRecord? {
+        do {
+            let rows = try await database.query(
+                """
+                SELECT \(Self.authorizationColumns) FROM issuer_authorizations
+                WHERE stan = $1 AND rrn = $2 AND terminal_id = $3
+                """, Self.referenceValues(reference))
+            return try rows.first.map { row throws(StorageError) in try Self.authorization(row, reference: reference) }
+        } catch {
+            throw Self.issuerError(error)
+        }
+    }
+
+    private static let authorizationColumns =
+        "keyed_pan, amount, approval_code, authorized_at, reversed, wallet_transaction_data"
+
+    /// An authorization record from a row of ``authorizationColumns``.
+    private static func authorization(_ row: SQLRow, reference: AuthorizationReference) throws(StorageError)
+        -> AuthorizationRecord
+    {
+        AuthorizationRecord(
+            reference: reference, keyedPAN: KeyedPANHash(bytes: try row.blob("keyed_pan")),
+            amount: try row.integer("amount"), approvalCode: try row.text("approval_code"),
+            date: Date(millis: try row.integer("authorized_at")), reversed: try row.bool("reversed"),
+            walletTransactionData: try row.optionalBlob("wallet_transaction_data"))
     }
 
     /// A transaction for an authorization: waiting for the disk or not (``awaitsDisk``).
@@ -120,14 +149,11 @@ public struct SQLIssuerRepository: IssuerRepository {
                 guard try await Self.lockedAccount(keyedPAN, executor) != nil else { return .notFound }
                 let rows = try await executor.query(
                     """
-                    SELECT keyed_pan, amount, approval_code, authorized_at, reversed FROM issuer_authorizations
+                    SELECT \(Self.authorizationColumns) FROM issuer_authorizations
                     WHERE stan = $1 AND rrn = $2 AND terminal_id = $3\(executor.dialect.forUpdate)
                     """, Self.referenceValues(reference))
                 guard let row = rows.first, try row.blob("keyed_pan") == keyedPAN.bytes else { return .notFound }
-                var record = AuthorizationRecord(
-                    reference: reference, keyedPAN: keyedPAN, amount: try row.integer("amount"),
-                    approvalCode: try row.text("approval_code"), date: Date(millis: try row.integer("authorized_at")),
-                    reversed: try row.bool("reversed"))
+                var record = try Self.authorization(row, reference: reference)
                 guard !record.reversed else { return .alreadyReversed(record) }
                 record.reversed = true
                 try await executor.query(
