@@ -16,7 +16,7 @@ struct WalletHarness {
     let cardholder = Cardholder()
     let phone = Phone()
     let storage: any WalletStorage
-    let issuer: TestIssuer
+    let issuer: TestWalletIssuer
     let wallet: DigitalWallet
     let field = CardEmulationField()
     let channel: LoopbackChannel<WalletCardApplet>
@@ -30,14 +30,14 @@ struct WalletHarness {
         let cardholder = self.cardholder
         let phone = self.phone
         self.storage = storage
-        issuer = try TestIssuer(clock: clock, keyCount: keyCount)
+        issuer = try TestWalletIssuer(clock: clock.function, keyBatchSize: keyCount)
         let device = DeviceEnvironment(
             nfcPermissionGranted: nfcPermission, isEligibleForContactless: eligible,
             integrityCheck: { phone.integrity },
             authenticateUser: { reason in cardholder.authenticate(reason) })
         wallet = DigitalWallet(
             configuration: WalletConfiguration(
-                walletID: "wallet-1", deviceID: "device-1", issuer: issuer.service, storage: storage,
+                walletID: "wallet-1", deviceID: "device-1", issuer: issuer.walletService, storage: storage,
                 storageKey: SymmetricKey(data: [UInt8](repeating: 0x42, count: 32)), device: device,
                 clock: clock.function))
         channel = LoopbackChannel(applet: field.applet)
@@ -60,7 +60,10 @@ struct WalletHarness {
             instrumentData: InstrumentData(fundingPAN: try PAN(pan), expiry: try ExpiryDate(year: 2030, month: 12)))
         let pending = try await service.digitizeCard(
             withTNC: eligibility.termsAndConditions.accept(), eligibility: eligibility)
-        return try await service.verifyIdentity(pending, code: try await issuer.lastCode())
+        guard let code = await issuer.outbox.lastCode(for: pending.digitizationID) else {
+            throw HarnessError("no one-time code in the outbox")
+        }
+        return try await service.verifyIdentity(pending, code: code)
     }
 
     /// A reader taps the phone: the card enters the field (anew) and the kernel runs a transaction.
