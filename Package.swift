@@ -172,6 +172,8 @@ let package = Package(
                 "Gateway",
                 "GatewayAPI",
                 "ContactlessTesting",
+                "Wallet",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -280,8 +282,8 @@ let package = Package(
         .testTarget(
             name: "WalletTests",
             dependencies: [
-                "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting", "Gateway",
+                "GatewayAPI", "ISO8583", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness
         ),

@@ -55,6 +55,8 @@ public struct DigitalCard: Sendable, Hashable, CustomStringConvertible {
 
     /// The wallet's identifier of the card.
     public let digitalCardID: String
+    /// The issuer's token identifier (what the issuer's lifecycle and replenishment calls name).
+    public let tokenID: String
     /// Display details.
     public let details: Details
     /// The card's state.
@@ -68,6 +70,7 @@ public struct DigitalCard: Sendable, Hashable, CustomStringConvertible {
 
     init(_ record: DigitalCardRecord, isDefault: Bool, at date: Date, threshold: Int) {
         digitalCardID = record.digitalCardID
+        tokenID = record.tokenID
         details = Details(
             scheme: record.scheme, maskedDPAN: record.maskedDPAN, lastFour: String(record.maskedDPAN.suffix(4)),
             fundingLastFour: record.fundingLastFour, expiry: record.expiry)

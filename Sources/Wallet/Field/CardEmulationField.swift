@@ -17,9 +17,14 @@ public import SmartCard
 /// ```
 public final class CardEmulationField: Sendable {
     private let slot = Slot()
+    /// Whether cards presented here accept GET PROCESSING OPTIONS with empty PDOL data (`83 00`), as contact tools
+    /// such as emvtool send it through PC/SC; contactless readers send the PDOL data and are served the same.
+    public let acceptsEmptyPDOLData: Bool
 
     /// Creates a field with no card presented.
-    public init() {}
+    public init(acceptsEmptyPDOLData: Bool = false) {
+        self.acceptsEmptyPDOLData = acceptsEmptyPDOLData
+    }
 
     /// The card applet readers talk to: give it to a `LoopbackChannel` or a `VirtualCardLink`.
     public var applet: WalletCardApplet { WalletCardApplet(field: self) }
@@ -49,8 +54,11 @@ public final class CardEmulationField: Sendable {
 
     // MARK: - Sessions
 
-    func present(_ core: SessionCore) { slot.current = core }
+    /// Puts a session's card in the field; while the previous card is still finishing with the reader (records
+    /// read after the cryptogram), the new one waits for the reader to let go.
+    func present(_ core: SessionCore) { slot.present(core) }
 
+    /// Takes a session's card back; a card that completed its transaction stays until the reader lets go.
     func withdraw(_ core: SessionCore) { slot.withdraw(core) }
 
     func respond(to command: CommandAPDU) -> ResponseAPDU {
@@ -58,20 +66,43 @@ public final class CardEmulationField: Sendable {
         return core.respond(to: command)
     }
 
-    func reset() { slot.current?.reset() }
+    func reset() {
+        guard let core = slot.current else { return }
+        core.reset()
+        slot.readerLeft()
+    }
 
-    /// The presenting session's card, behind a lock: transports call from their own threads.
+    /// The presenting session's card (and the next one, waiting), behind a lock: transports call from their own
+    /// threads.
     private final class Slot: @unchecked Sendable {
         private let lock = NSLock()
         private var core: SessionCore?
+        private var next: SessionCore?
 
-        var current: SessionCore? {
-            get { lock.withLock { core } }
-            set { lock.withLock { core = newValue } }
+        var current: SessionCore? { lock.withLock { core } }
+
+        func present(_ new: SessionCore) {
+            lock.withLock {
+                if let core, core.holdsReader { next = new } else { core = new }
+            }
         }
 
         func withdraw(_ old: SessionCore) {
-            lock.withLock { if core === old { core = nil } }
+            lock.withLock {
+                if next === old { next = nil }
+                guard core === old, !old.holdsReader else { return }
+                core = next
+                next = nil
+            }
+        }
+
+        /// The reader reset or left: a card whose session ended gives way to the waiting one.
+        func readerLeft() {
+            lock.withLock {
+                guard let core, core.hasEnded else { return }
+                self.core = next
+                next = nil
+            }
         }
     }
 }

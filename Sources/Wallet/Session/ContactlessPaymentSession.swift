@@ -135,11 +135,12 @@ public actor ContactlessPaymentSession {
             }
         }
         let environment = CardEnvironment(now: configuration.clock, randomBytes: configuration.randomBytes)
-        let card: EmulatedCard
+        var card: EmulatedCard
         let profile: CardProfile
         do {
             profile = try record.profile()
             card = try record.makeCard(environment: environment)
+            card.acceptsEmptyPDOLData = field.acceptsEmptyPDOLData
         } catch {
             throw ContactlessPaymentSessionError(.unknown, "the card could not be personalised")
         }

@@ -70,6 +70,12 @@ final class SessionCore: @unchecked Sendable {
 
     var currentPhase: Phase { lock.withLock { phase } }
 
+    /// The card completed its transaction and the reader is still talking to it (reading records).
+    var holdsReader: Bool { lock.withLock { phase == .completed && connected } }
+
+    /// The session's transaction completed or failed.
+    var hasEnded: Bool { lock.withLock { phase == .completed || phase == .failed } }
+
     // MARK: - The session's side
 
     /// The cardholder authenticated: the card holds the CDCVM for one transaction.
