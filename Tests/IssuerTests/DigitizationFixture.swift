@@ -68,7 +68,7 @@ struct DigitizationFixture {
 
     /// The funding account's available balance.
     func balance(_ behaviour: TestCard.Behaviour = .approve, _ scheme: TestCard.Scheme = .visa) async throws -> Int? {
-        let pan = try PAN(try #require(TestCards.card(behaviour, scheme)).pan)
-        return try await repository.account(keys.keyedHash(of: pan))?.availableBalance
+        let card = try #require(TestCards.card(behaviour, scheme))
+        return try await repository.account(keys.keyedHash(of: try PAN(card.pan)))?.availableBalance
     }
 }

@@ -95,8 +95,9 @@ struct DigitizedCardPaymentTests {
     func foreignKeys() async throws {
         let fixture = try DigitizationFixture()
         let card = try await fixture.digitize(.approve, .visa)
+        // Bit 1 of each key byte is DES parity, which changes nothing: flip bit 2.
         let forged = card.paymentKeys.map {
-            PaymentKey(atc: $0.atc, sessionKey: $0.sessionKey.map { $0 ^ 0x01 }, validUntil: $0.validUntil)
+            PaymentKey(atc: $0.atc, sessionKey: $0.sessionKey.map { $0 ^ 0x02 }, validUntil: $0.validUntil)
         }
         let profile = try CardProfile.visaTest.digitized(pan: card.dpan, expiry: card.expiry, panSequenceNumber: "00")
         let applet = try profile.personalize(

@@ -12,14 +12,14 @@ extension CardProfile.IssuerMasterKeys {
 
 extension CardProfile {
     /// A wallet's card made from this profile as a template: the token's account data (DPAN, its expiry and PSN),
-    /// the issuer master keys ``CardProfile/IssuerMasterKeys/withheld``, no mag-stripe mode (its CVC3 key would
-    /// derive from an issuer master key).
+    /// the issuer master keys ``CardProfile/IssuerMasterKeys/withheld``, online only.
     ///
-    /// With offline data authentication, the ICC certificate is issued again over the new static data with the
-    /// template's issuer key (the issuer's part of digitization), and the issuer key is then dropped from the
-    /// profile. Personalise the result with ``personalize(limitedUseKeys:environment:)``.
-    /// - Throws: ``CardEmulatorError/offlineDataAuthenticationFailed`` when the template has ODA but no issuer key
-    ///   to certify the token's data with; ``CardEmulatorError`` for records that do not assemble.
+    /// Like Mastercard's cloud-based payment cards and Visa's cloud cards, a digitized card does no offline data
+    /// authentication: a phone has no issuer-certified RSA key to protect, and every cryptogram goes online. So
+    /// the profile loses its ODA data, the records' ODA objects (8F, 90, 92, 9F32, 9F46, 9F47, 9F48, 9F4A, 9F69)
+    /// and the AIP's XDA, SDA, DDA and CDA bits; and its mag-stripe mode (its CVC3 key would derive from an issuer
+    /// master key). Personalise the result with ``personalize(limitedUseKeys:environment:)``.
+    /// - Throws: ``CardEmulatorError/invalidProfile`` when the AIP is not two bytes.
     public func digitized(pan: PAN, expiry: ExpiryDate, panSequenceNumber: String) throws(CardEmulatorError)
         -> CardProfile
     {
@@ -28,17 +28,20 @@ extension CardProfile {
         profile.expiry = String(format: "%04d-%02d", expiry.year, expiry.month)
         profile.panSequenceNumber = panSequenceNumber
         profile.magStripe = nil
-        if var oda = profile.offlineDataAuthentication {
-            guard oda.issuerPrivateKey != nil else {
-                throw CardEmulatorError(
-                    .offlineDataAuthenticationFailed, "the template has no issuer key to certify the token's data")
-            }
-            profile = try profile.certified()
-            oda = profile.offlineDataAuthentication ?? oda
-            oda.issuerPrivateKey = nil
-            profile.offlineDataAuthentication = oda
-        }
+        profile.offlineDataAuthentication = nil
         profile.issuerMasterKeys = .withheld
+        guard var aip = try? ApplicationInterchangeProfile(bytes: applicationInterchangeProfile.bytes) else {
+            throw CardEmulatorError(.invalidProfile, "applicationInterchangeProfile must be 2 bytes")
+        }
+        aip.subtract([.xdaSupported, .sdaSupported, .ddaSupported, .cdaSupported])
+        profile.applicationInterchangeProfile = HexBytes(aip.bytes)
+        let odaTags: Set<String> = ["8F", "90", "92", "9F32", "9F46", "9F47", "9F48", "9F4A", "9F69"]
+        profile.records = records.compactMap { record in
+            let tags = record.tags.filter { !odaTags.contains($0.uppercased()) }
+            guard !tags.isEmpty else { return nil }
+            return Record(sfi: record.sfi, number: record.number, offlineDataAuthentication: false, tags: tags)
+        }
+        for tag in odaTags { profile.additionalData[tag] = nil }
         return profile
     }
 
