@@ -53,12 +53,13 @@ public actor CardDigitizationService {
     {
         let token = try await configuration.issuer.verifyIdentity(digitizationID: pending.digitizationID, code: code)
         let now = configuration.clock()
+        let ordinal = (try await store.cards().map(\.ordinal).max() ?? 0) + 1
         let record = DigitalCardRecord(
             digitalCardID: UUID().uuidString, tokenID: token.tokenID, dpan: token.dpan.digits,
             maskedDPAN: token.dpan.masked, expiry: token.expiry.description,
             panSequenceNumber: token.panSequenceNumber, scheme: token.scheme, fundingLastFour: token.fundingLastFour,
             state: .active, keys: token.keys.map(DigitalCardRecord.StoredKey.init), lastATC: nil,
-            walletTransactionData: nil, digitizedAt: now)
+            walletTransactionData: nil, digitizedAt: now, ordinal: ordinal)
         // Personalise once now, so a token the wallet cannot emulate fails here rather than at the till.
         do {
             _ = try record.makeCard(environment: CardEnvironment(now: configuration.clock, randomBytes: configuration.randomBytes))

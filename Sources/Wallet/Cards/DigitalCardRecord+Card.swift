@@ -3,28 +3,11 @@ import EMV
 import Foundation
 
 extension DigitalCardRecord {
-    /// Data objects of offline data authentication, which a wallet card cannot carry without the issuer's key.
-    static let offlineDataAuthenticationTags: Set<String> = [
-        "8F", "90", "92", "9F32", "9F46", "9F47", "9F48", "9F49", "9F4A", "9F69",
-    ]
-
     /// The card profile of this token: the scheme's bundled test profile as a template, digitized with the DPAN,
-    /// expiry and PSN (issuer master keys withheld), and without offline data authentication — its ICC certificate
-    /// would need the issuer's private key, which a wallet never holds: an online-only token.
+    /// expiry and PSN — issuer master keys withheld, and no offline data authentication (its ICC certificate would
+    /// need the issuer's private key, which a wallet never holds): an online-only token.
     func profile() throws -> CardProfile {
-        var template = scheme == .visa ? try CardProfile.visaTest : try CardProfile.mastercardTest
-        template.name += " (wallet token)"
-        template.offlineDataAuthentication = nil
-        template.records = template.records.compactMap { record in
-            var record = record
-            record.tags.removeAll { Self.offlineDataAuthenticationTags.contains($0.uppercased()) }
-            record.offlineDataAuthentication = false
-            return record.tags.isEmpty ? nil : record
-        }
-        if let aip = try? ApplicationInterchangeProfile(bytes: template.applicationInterchangeProfile.bytes) {
-            template.applicationInterchangeProfile = HexBytes(
-                aip.subtracting([.sdaSupported, .ddaSupported, .cdaSupported, .xdaSupported]).bytes)
-        }
+        let template = scheme == .visa ? try CardProfile.visaTest : try CardProfile.mastercardTest
         return try template.digitized(
             pan: try PAN(dpan), expiry: try ExpiryDate(year: expiryYear, month: expiryMonth),
             panSequenceNumber: panSequenceNumber)

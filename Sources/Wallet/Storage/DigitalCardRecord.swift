@@ -33,6 +33,8 @@ struct DigitalCardRecord: Codable, Sendable {
     var lastATC: UInt16?
     var walletTransactionData: [UInt8]?
     var digitizedAt: Date
+    /// The card's place in the wallet: digitization order, which the list keeps.
+    var ordinal: Int
 
     /// The keys still usable at `date`: unspent and unexpired.
     func usableKeys(at date: Date) -> [LimitedUseKey] {

@@ -28,7 +28,7 @@ actor WalletStore {
         for name in names {
             if let record = try read(name, as: DigitalCardRecord.self) { records.append(record) }
         }
-        return records.sorted { $0.digitizedAt < $1.digitizedAt }
+        return records.sorted { $0.ordinal < $1.ordinal }
     }
 
     func card(_ id: String) throws(WalletError) -> DigitalCardRecord? {
