@@ -51,13 +51,7 @@ extension Tap.WalletCommand {
             _ = try endpoint()
         }
 
-        func endpoint() throws -> VPCDEndpoint {
-            do {
-                return try VPCDEndpoint(parsing: vpcd)
-            } catch {
-                throw ValidationError(error.message)
-            }
-        }
+        func endpoint() throws -> VPCDEndpoint { try Tap.Emulate.endpoint(parsing: vpcd) }
 
         func run() async throws {
             let endpoint = try endpoint()
