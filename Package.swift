@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "TapToPay", targets: ["TapToPay"]),
         .library(name: "Wallet", targets: ["Wallet"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
+        .library(name: "GatewayTesting", targets: ["GatewayTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -152,6 +153,18 @@ let package = Package(
             dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer", "Wallet"],
             swiftSettings: strictness
         ),
+        // A whole gateway on a loopback port with onboarded merchants, for tests, `tap demo` and `tap bench`.
+        .target(
+            name: "GatewayTesting",
+            dependencies: [
+                "EMV", "Gateway", "GatewayAPI", "Issuer", "CardEmulator", "SmartCard", "TapToPay", "ContactlessTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
         // The JSON-lines interface behind `tap crypto batch`, a library so its parser and dispatcher can be tested.
         .target(
             name: "CryptoBatch",
@@ -172,6 +185,8 @@ let package = Package(
                 "Gateway",
                 "GatewayAPI",
                 "ContactlessTesting",
+                "GatewayTesting",
+                "TapToPay",
                 "Wallet",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -247,10 +262,8 @@ let package = Package(
             name: "TapToPayTests",
             dependencies: [
                 "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
+                "GatewayTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),

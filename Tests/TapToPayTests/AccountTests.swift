@@ -1,6 +1,7 @@
 import ContactlessTesting
 import Foundation
 import GatewayAPI
+import GatewayTesting
 import Issuer
 import TapToPay
 import Testing
@@ -9,7 +10,7 @@ import Testing
 struct AccountTests {
     @Test("a staff user cannot link; the admin links; relinking takes a token that allows it")
     func staffLinking() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let merchant = try await gateway.merchant()
             let staff = try await gateway.token(merchant, user: merchant.staffId)
             let reader = gateway.reader(interface: LoopbackInterface())
@@ -36,9 +37,9 @@ struct AccountTests {
 
     @Test("the 4th merchant on a device within 24 h is blocked until the first use ages out")
     func fourthMerchant() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let deviceID = "shared-phone-1"
-            var merchants: [TapToPayGateway.Merchant] = []
+            var merchants: [TestMerchant] = []
             var tokens: [PaymentCardReader.Token] = []
             for index in 1...4 {
                 let (merchant, token) = try await gateway.linkedMerchant("Shop \(index)")
@@ -67,7 +68,7 @@ struct AccountTests {
 
     @Test("tokens: empty, not the PSP's, expired; no interface: unsupported")
     func tokensAndDevice() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let (merchant, token) = try await gateway.linkedMerchant()
             let reader = gateway.reader(interface: LoopbackInterface())
             let empty = PaymentCardReader.Token(rawValue: "")

@@ -3,6 +3,7 @@ import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
+import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
@@ -15,7 +16,7 @@ struct CardReadTests {
 
     @Test("a card removed mid-read: readRetry, then the next tap reads it")
     func retry() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .visa)
                 await card.channel.setFaults(FaultPlan(faults: [.cardRemoved(afterCommands: 2)]))
@@ -32,7 +33,7 @@ struct CardReadTests {
 
     @Test("a card that keeps leaving the field: cardReadFailed after the last attempt; a card without payment: cardNotSupported")
     func failures() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill(maximumTapAttempts: 2) { till in
                 let card = try gateway.card(.approve, .mastercard)
                 await card.channel.setFaults(
@@ -56,7 +57,7 @@ struct CardReadTests {
 
     @Test("busy: a second read, and a prepare, while a read waits; cancelRead ends it with readCancelled")
     func busyAndCancel() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let session = till.session
                 #expect(await session.cancelRead() == false)
@@ -85,7 +86,7 @@ struct CardReadTests {
 
     @Test("background ends the session: the waiting read fails, reads and prepares in the background fail, the foreground needs a new prepare")
     func backgroundAndForeground() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let (reader, session) = (till.reader, till.session)
                 async let waiting = session.readPaymentCard(Self.purchase)
@@ -120,7 +121,7 @@ struct CardReadTests {
 
     @Test("returnReadResultImmediately: the result comes before the sheet closes; it closes when the session is next used")
     func immediateResult() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let options = PaymentCardReader.Options(includeErrorInReadResult: false, returnReadResultImmediately: true)
             try await gateway.withTill(options: options) { till in
                 let card = try gateway.card(.approve, .visa)
@@ -138,7 +139,7 @@ struct CardReadTests {
 
     @Test("the reader session expires after 12 hours: readerSessionExpired")
     func sessionExpiry() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 gateway.clock.advance(by: 12 * 60 * 60)
                 await #expect(throws: ReadError.readerSessionExpired) { try await till.session.readPaymentCard(Self.purchase) }
@@ -164,7 +165,7 @@ struct CardReadTests {
         (ValidationCases.request(.preauthorization, type: .refund), .invalidAmount),
     ])
     func validation(_ request: PaymentCardTransactionRequest, _ expected: ReadError.Code) async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 await till.interface.tap(try gateway.card(.approve, .visa).channel)
                 let error = await #expect(throws: ReadError.self) { try await till.session.readPaymentCard(request) }
@@ -178,7 +179,7 @@ struct CardReadTests {
 
     @Test("valid descriptions, four preferred AIDs and a verification in a known currency are accepted")
     func validRequests() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .visa)
                 for request in [

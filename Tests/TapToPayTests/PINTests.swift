@@ -2,6 +2,7 @@ import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
+import GatewayTesting
 import Issuer
 import TapToPay
 import Testing
@@ -12,7 +13,7 @@ struct PINTests {
 
     /// Reads `behaviour`'s card at a till and authorizes it to `requiresPIN`; the payment.
     static func requirePIN(
-        _ gateway: TapToPayGateway, _ till: Till, behaviour: TestCard.Behaviour = .onlinePINRequired,
+        _ gateway: TestGateway, _ till: Till, behaviour: TestCard.Behaviour = .onlinePINRequired,
         scheme: TestCard.Scheme = .visa
     ) async throws -> (read: PaymentCardReadResult, payment: Payment, token: PaymentCardReaderSession.PINToken) {
         let card = try gateway.card(behaviour, scheme)
@@ -25,7 +26,7 @@ struct PINTests {
 
     @Test("online PIN: the PSP asks, the reader captures the PIN, the PSP approves the same read")
     func onlinePIN() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let seen = Deadlines()
             try await gateway.withTill(pinPad: { request in
                 seen.append(request.deadline)
@@ -48,7 +49,7 @@ struct PINTests {
 
     @Test("a wrong PIN is refused by the issuer; the reader captures again within the window")
     func wrongThenRightPIN() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let pins = PINSequence(["0000", TestCards.pin])
             try await gateway.withTill(pinPad: { _ in .entered(pins.next()) }) { till in
                 let (read, payment, token) = try await Self.requirePIN(gateway, till)
@@ -65,7 +66,7 @@ struct PINTests {
 
     @Test("PIN after 55 s: capture is not allowed; a PIN entered past the window times out")
     func pinWindow() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let lateEntry = PINSequence(["on time", "late"])
             try await gateway.withTill(pinPad: { request in
                 if lateEntry.next() == "late" { gateway.clock.set(request.deadline.addingTimeInterval(1)) }
@@ -89,7 +90,7 @@ struct PINTests {
 
     @Test("PIN pad outcomes: cancelled, timed out, bypassed, an impossible PIN; an empty token or unknown read")
     func pinPadOutcomes() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let entries = PINSequence(["cancel", "timeout", "bypass", "12"])
             let pad: @Sendable (PINEntryRequest) async -> PINEntry = { _ in
                 switch entries.next() {
@@ -126,7 +127,7 @@ struct PINTests {
 
     @Test("PIN entry is one operation at a time and ends when the app goes to the background")
     func pinBusyAndBackground() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let gate = PINGate()
             try await gateway.withTill(pinPad: { _ in await gate.wait() }) { till in
                 let (read, _, token) = try await Self.requirePIN(gateway, till)

@@ -2,6 +2,7 @@ import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
+import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
@@ -13,7 +14,7 @@ struct PurchaseTests {
 
     @Test("success: first prepare shows progress, a purchase read is sealed and the PSP approves it")
     func purchase() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let merchant = try await gateway.merchant()
             let token = try await gateway.token(merchant)
             let interface = LoopbackInterface()
@@ -64,7 +65,7 @@ struct PurchaseTests {
 
     @Test("decline: the read succeeds, the PSP declines with the issuer's reason, the app maps it to paymentCardDeclined")
     func issuerDecline() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let card = try gateway.card(.insufficientFunds, .mastercard)
                 let balance = try await gateway.balance(card.card)
@@ -81,7 +82,7 @@ struct PurchaseTests {
 
     @Test("a card that declines offline (AAC): paymentCardDeclined, or with includeErrorInReadResult a cardDeclined result", arguments: [false, true])
     func cardDecline(includeError: Bool) async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             let options = PaymentCardReader.Options(includeErrorInReadResult: includeError, returnReadResultImmediately: false)
             try await gateway.withTill(options: options) { till in
                 let card = try gateway.card(.approve, .mastercard)
@@ -103,7 +104,7 @@ struct PurchaseTests {
 
     @Test("reads without an amount: a verification for each reason, authorized for zero")
     func verification() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .visa)
                 for reason in PaymentCardVerificationRequest.Reason.allCases {
@@ -126,7 +127,7 @@ struct PurchaseTests {
 
     @Test("refunds: a refund read is credited through a card-present refund")
     func refund() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .mastercard)
                 let read = try await till.read(
@@ -143,7 +144,7 @@ struct PurchaseTests {
 
     @Test("card data is valid 60 s: authorized after 61 s it is refused as expired")
     func cardDataExpires() async throws {
-        try await TapToPayGateway.with { gateway in
+        try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 let card = try gateway.card(.approve, .visa)
                 let request = PaymentCardTransactionRequest(amount: 3, currencyCode: "EUR")

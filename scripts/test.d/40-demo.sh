@@ -1,5 +1,6 @@
-# The README's main command, end to end: both test cards pay (through the gateway to the issuer host), the issuer verifies every ARQC and rejects it for a
-# changed amount, the limits and the wallet's CDCVM steer the outcome, and no full PAN or track 2 is ever printed.
+# The README's main command, end to end: a Tap to Pay checkout (TapToPay reader, test card, gateway, issuer host) approves,
+# walks the online PIN and a decline with alternatives; with --kernel both test cards pay, the issuer verifies every ARQC
+# and rejects it for a changed amount, the limits and the wallet's CDCVM steer the outcome; no full PAN or track 2 is printed.
 set -euo pipefail
 cd "$ROOT"
 fail() { echo "tap demo: $*" >&2; exit 1; }
@@ -12,8 +13,32 @@ no_leak() {
 }
 field() { python3 -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])" "$1"; }
 
+jq_() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
 out=$("$TAP" demo)
-echo "$out" | tail -n 16
+echo "$out" | tail -n 14
+no_leak "$out" "checkout"
+grep -Eq '^ +Preparing the reader +\[#{20}\] 100%$' <<<"$out" || fail "no prepare progress bar"
+grep -Eq '^ +Payment +succeeded pay_' <<<"$out" || fail "the checkout was not approved"
+grep -Eq '^ +APPROVED +auth code [0-9A-F]{6}$' <<<"$out" || fail "no receipt with an auth code"
+for card in visa mastercard; do
+    json=$("$TAP" demo --card "$card" --json)
+    no_leak "$json" "$card checkout json"
+    [ "$(jq_ "d['authorization']['status'] + ' ' + d['events'][-1] + ' ' + str(d.get('receipt') is not None)" <<<"$json")" = "succeeded userInterfaceDismissed True" ] \
+        || fail "$card checkout: not approved with a receipt"
+    json=$("$TAP" demo --card "$card" --pin --json)
+    no_leak "$json" "$card --pin json"
+    [ "$(jq_ "d['authorization']['status'] + ' ' + ' '.join(d['events'][-3:]) + ' ' + d['receipt']['verification']" <<<"$json")" = \
+        "succeeded pinEntryRequested pinEntryCompleted userInterfaceDismissed PIN verified online by the issuer" ] \
+        || fail "$card --pin: no online PIN before the approval"
+    json=$("$TAP" demo --card "$card" --decline --json)
+    no_leak "$json" "$card --decline json"
+    [ "$(jq_ "d['authorization']['status'] + ' ' + d['decline']['responseCode'] + ' ' + str(len(d['decline']['alternatives']) >= 2) + ' ' + str(d.get('receipt'))" <<<"$json")" = \
+        "declined 51 True None" ] || fail "$card --decline: no decline with alternatives"
+done
+if "$TAP" demo --pin --decline >/dev/null 2>&1; then fail "accepted --pin with --decline"; fi
+
+out=$("$TAP" demo --kernel)
+echo "$out" | tail -n 8
 no_leak "$out" "visa"
 grep -Eq '^ +ARQC verifies +yes$' <<<"$out" || fail "the Visa ARQC does not verify"
 grep -Eq '^ +ARQC verifies for amount \+ 1 minor unit +no$' <<<"$out" || fail "a changed amount still verifies"
@@ -23,7 +48,7 @@ grep -Eq '^ +Issuer response +00, approval code [0-9A-F]{6}$' <<<"$out" || fail 
 
 for card in visa mastercard; do
     for cdcvm in --cdcvm --no-cdcvm; do
-        json=$("$TAP" demo --card "$card" --amount 12.34 "$cdcvm" --trace --json)
+        json=$("$TAP" demo --kernel --card "$card" --amount 12.34 "$cdcvm" --trace --json)
         no_leak "$json" "$card $cdcvm json"
         [ "$(field outcome <<<"$json")" = onlineRequest ] || fail "$card $cdcvm under the CVM limit: not online"
         [ "$(field arqcVerified <<<"$json")" = True ] || fail "$card $cdcvm: ARQC not verified"
@@ -34,12 +59,13 @@ for card in visa mastercard; do
                 || fail "$card --json lacks $key"
         done
     done
-    over=$("$TAP" demo --card "$card" --amount 80 --no-cdcvm --json)
+    over=$("$TAP" demo --kernel --card "$card" --amount 80 --no-cdcvm --json)
     [ "$(field userInterface <<<"$over")" != None ] || fail "$card over the CVM limit without CDCVM: no UI request"
     grep -q '"outcome" : "onlineRequest"' <<<"$over" && fail "$card over the CVM limit without CDCVM went online"
-    big=$("$TAP" demo --card "$card" --amount 600 --json)
+    big=$("$TAP" demo --kernel --card "$card" --amount 600 --json)
     [ "$(field outcome <<<"$big")" = tryAnotherInterface ] || fail "$card over the contactless limit: not Try Another Interface"
 done
+if "$TAP" demo --kernel --currency XYZ >/dev/null 2>&1; then fail "accepted an unknown currency (--kernel)"; fi
 if "$TAP" demo --currency XYZ >/dev/null 2>&1; then fail "accepted an unknown currency"; fi
 if "$TAP" demo --amount -1 >/dev/null 2>&1; then fail "accepted a negative amount"; fi
 echo "tap demo: ok"

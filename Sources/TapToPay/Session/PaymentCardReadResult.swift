@@ -12,7 +12,7 @@ public struct PaymentCardReadResult: Identifiable, Sendable, Hashable, CustomStr
     /// Base64 of the JSON the PSP takes: a ``GatewayAPI/SealedCardData`` after a read, a
     /// ``GatewayAPI/PINSubmission`` after a PIN capture; nil when there is none (a bypassed PIN).
     public let paymentCardData: String?
-    /// Base64 of BER-TLV data that is not secret: the application (4F, 50), amount (9F02), currency (5F2A),
+    /// Base64 of BER-TLV data that is not secret: the application's DF name (84), amount (9F02), currency (5F2A),
     /// transaction type (9C), terminal country (9F1A) and id (9F1C), CVM results (9F34).
     public let generalCardData: String?
     /// How the read ended; meaningful with `includeErrorInReadResult` (otherwise failures throw).

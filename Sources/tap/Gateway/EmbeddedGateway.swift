@@ -3,7 +3,7 @@ import EMV
 import Foundation
 import Gateway
 import GatewayAPI
-import Hummingbird
+import GatewayTesting
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -23,36 +23,15 @@ struct EmbeddedGateway: Sendable {
         connections: Int, progress: @escaping @Sendable (String) -> Void,
         _ body: @Sendable (EmbeddedGateway) async throws -> Result
     ) async throws -> Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "tap-gateway-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "tap.gateway")
         logger.logLevel = .critical
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let gateway = try await GatewayApplication.build(
-            configuration: GatewayConfiguration(
-                port: 0, dataDirectory: directory, caPublicKeys: try CardProfile.testCAPublicKeys),
-            logger: logger
-        ) { channel in
-            portContinuation.yield(channel.localAddress?.port ?? 0)
-            portContinuation.finish()
-        }
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                // A server that fails to start ends the wait for its port.
-                defer { portContinuation.finish() }
-                // No signal handlers: the command ends the server by cancelling this task (graceful shutdown).
-                try await gateway.application.runService(gracefulShutdownSignals: [])
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let port = await ports.first(where: { _ in true }), port > 0 else {
-                throw CommandFailure("the gateway did not start listening")
-            }
-            progress("gateway listening on 127.0.0.1:\(port), data in \(directory.path)")
-            let client = LoadClient(host: "127.0.0.1", port: port, connections: connections)
+        return try await RunningGateway.with(logger: logger) { directory in
+            GatewayConfiguration(port: 0, dataDirectory: directory, caPublicKeys: try CardProfile.testCAPublicKeys)
+        } _: { running in
+            progress("gateway listening on 127.0.0.1:\(running.port), data in \(running.dataDirectory.path)")
+            let client = LoadClient(host: "127.0.0.1", port: running.port, connections: connections)
             do {
-                let target = try await onboard(gateway, client: client)
+                let target = try await onboard(running.application, client: client)
                 let result = try await body(target)
                 try await client.shutdown()
                 return result
@@ -66,14 +45,9 @@ struct EmbeddedGateway: Sendable {
     /// A merchant with an admin and an API key (in the database, as `tap merchant` makes them), then over HTTP: a
     /// reader token, the accepted terms, and a prepared device.
     private static func onboard(_ gateway: GatewayApplication, client: LoadClient) async throws -> EmbeddedGateway {
-        let database = gateway.database
-        let merchant = try await MerchantRepository(database: database).create(
-            name: "Corner Shop", country: .deu, currency: .eur, categoryCode: "5411", actor: "tap")
-        let admin = try await MerchantUserRepository(database: database).add(
-            merchantId: merchant.id, email: "owner@shop.example", role: .admin, actor: "tap")
-        let (_, secret) = try await APIKeyRepository(database: database).create(merchantId: merchant.id, actor: "tap")
+        let merchant = try await TestMerchant.onboard(in: gateway.database, actor: "tap")
         let token = try await client.post(
-            ReaderToken.self, "/v1/reader-tokens", bearer: secret.value, ReaderTokenRequest(userId: admin.id))
+            ReaderToken.self, "/v1/reader-tokens", bearer: merchant.apiKey, ReaderTokenRequest(userId: merchant.adminId))
         let deviceId = "reader-\(UUID().uuidString.prefix(8).lowercased())"
         _ = try await client.post(
             AccountLinkStatus.self, "/v1/account-links", bearer: token.token, AccountLinkRequest(deviceId: deviceId))

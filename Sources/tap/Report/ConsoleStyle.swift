@@ -24,6 +24,11 @@ struct ConsoleStyle: Sendable {
     func yellow(_ text: String) -> String { paint(text, "33") }
     func cyan(_ text: String) -> String { paint(text, "36") }
 
+    /// A report line: the label padded to a column, then the value.
+    static func row(_ label: String, _ value: String) -> String {
+        "  " + label.padding(toLength: 42, withPad: " ", startingAt: 0) + value
+    }
+
     private func paint(_ text: String, _ code: String) -> String {
         isColoured ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

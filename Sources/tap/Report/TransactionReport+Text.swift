@@ -95,9 +95,7 @@ extension TransactionReport {
         return lines.joined(separator: "\n")
     }
 
-    private func row(_ label: String, _ value: String) -> String {
-        "  " + label.padding(toLength: 42, withPad: " ", startingAt: 0) + value
-    }
+    private func row(_ label: String, _ value: String) -> String { ConsoleStyle.row(label, value) }
 
     private func yesNo(_ value: Bool, expected: Bool, style: ConsoleStyle) -> String {
         let text = value ? "yes" : "no"

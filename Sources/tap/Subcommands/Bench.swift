@@ -17,7 +17,7 @@ extension Tap {
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure throughput against a baseline taken in the same run.",
-            subcommands: [TDES.self, PCSCPurchases.self, GatewayLoad.self]
+            subcommands: [TDES.self, PCSCPurchases.self, GatewayLoad.self, TapToPayPurchases.self]
         )
     }
 }

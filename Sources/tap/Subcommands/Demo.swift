@@ -6,14 +6,17 @@ extension Tap {
     /// Runs the main job on embedded defaults.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Tap a test card on the EMV reader kernel, in process, and check the cryptogram at the issuer.",
+            abstract: "A merchant checkout on Tap to Pay, in process: test card, reader, PSP gateway, issuer host.",
             discussion: """
-                Personalises the shipped Visa or Mastercard test card, runs a contactless purchase between the card \
-                applet and the reader kernel over the in-process loopback, and prints each APDU decoded (card data \
-                masked), the kernel's decisions, the outcome, and whether the ARQC verifies under the issuer master key. \
-                An online request then goes to a gateway started in this process (SQLite in a temporary directory): \
-                the reader seals the card data to the PSP's key from prepare, the gateway opens it, authorises it \
-                with the issuer host over ISO 8583 and answers with the payment (--no-gateway stops at the reader).
+                Starts a gateway in this process (SQLite in a temporary directory, the issuer host with the test \
+                cards), onboards a merchant and runs a checkout the way a point-of-sale app does with TapToPay: the \
+                merchant's admin links the account, the reader prepares (with progress the first time), the customer \
+                taps the test card, the merchant's server authorizes the sealed read at the PSP, and the result and a \
+                receipt are shown. --pin takes a card whose issuer asks for the PIN online (the test PIN is entered on \
+                the reader's PIN pad); --decline one the issuer declines, with what the merchant can offer instead.
+
+                --kernel shows the layer below instead: the card applet and the EMV kernel over the loopback, each \
+                APDU decoded (card data masked), the kernel's decisions and the issuer's check of the ARQC.
                 """
         )
 
@@ -21,19 +24,49 @@ extension Tap {
         var card: DemoCard = .visa
         @Option(help: "Amount in major units, e.g. 12.34.") var amount: String = "12.34"
         @Option(help: "ISO 4217 currency, alphabetic or numeric.") var currency: String = "EUR"
-        @Flag(inversion: .prefixedNo, help: "Whether the wallet verified the cardholder on the phone before the tap.")
-        var cdcvm = true
-        @Flag(help: "Also print each exchange's raw bytes (card data masked).") var trace = false
+        @Flag(help: "Walk the online-PIN path: the issuer asks for the PIN after the tap.") var pin = false
+        @Flag(help: "Walk a decline (insufficient funds) and the alternatives the merchant can offer.")
+        var decline = false
+        @Flag(help: "Print the checkout (or with --kernel the transaction) as JSON.") var json = false
+        @Flag(help: "Show the card and EMV kernel over the loopback instead of the merchant checkout.")
+        var kernel = false
         @Flag(
             inversion: .prefixedNo,
-            help: "Whether an online request goes on to a gateway in this process (SQLite in a temporary directory).")
+            help: "With --kernel: whether the wallet verified the cardholder on the phone before the tap.")
+        var cdcvm = true
+        @Flag(help: "With --kernel: also print each exchange's raw bytes (card data masked).") var trace = false
+        @Flag(
+            inversion: .prefixedNo,
+            help: "With --kernel: whether an online request goes on to a gateway in this process.")
         var gateway = true
-        @Flag(help: "Print the transaction as JSON.") var json = false
+
+        func validate() throws {
+            if pin && decline { throw ValidationError("--pin and --decline are two different checkouts: pick one") }
+            if kernel && (pin || decline) { throw ValidationError("--pin and --decline are checkouts, not --kernel") }
+        }
 
         func run() async throws {
+            let amount = try Amount(argument: amount, currency: currency)
+            if kernel { return try await runKernel(amount) }
+            let path: Checkout.Path = pin ? .onlinePIN : decline ? .decline : .approval
+            let style = ConsoleStyle.forStandardOutput()
+            let json = json
+            if !json { print(CheckoutReport.title(path: path, style: style)) }
+            let checkout = Checkout(card: card, amount: amount, path: path) { step in
+                if !json, let line = step.line(style: style) { print(line) }
+            }
+            let report = try await checkout.run()
+            if json { try printJSON(report) } else { print(report.text(style: style)) }
+            // The story must end as told: approved (after the PIN on the PIN path), or declined.
+            let expected = path == .decline ? "declined" : "succeeded"
+            if report.authorization.status != expected || (path == .onlinePIN && report.pin == nil) {
+                throw ExitCode(1)
+            }
+        }
+
+        private func runKernel(_ amount: Amount) async throws {
             let purchase = DemoPurchase(
-                card: card, amount: try Amount(argument: amount, currency: currency), cardholderVerifiedOnPhone: cdcvm,
-                throughGateway: gateway)
+                card: card, amount: amount, cardholderVerifiedOnPhone: cdcvm, throughGateway: gateway)
             let report = try await purchase.run()
             if json {
                 try printJSON(report)

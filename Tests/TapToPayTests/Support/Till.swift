@@ -1,11 +1,12 @@
 import ContactlessTesting
+import GatewayTesting
 import TapToPay
 import Testing
 
 /// A merchant's till: a linked merchant, a reader on a fresh device with a loopback interface, its events
 /// recorded, and a prepared session (the first prepare's progress events already taken).
 struct Till: Sendable {
-    let merchant: TapToPayGateway.Merchant
+    let merchant: TestMerchant
     let token: PaymentCardReader.Token
     let interface: LoopbackInterface
     let reader: PaymentCardReader
@@ -24,7 +25,7 @@ struct Till: Sendable {
     }
 }
 
-extension TapToPayGateway {
+extension TestGateway {
     /// Runs `body` with a ready ``Till``.
     func withTill(
         options: PaymentCardReader.Options = .init(), maximumTapAttempts: Int = 3,

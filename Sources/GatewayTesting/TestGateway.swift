@@ -1,62 +1,48 @@
-import AsyncHTTPClient
-import CardEmulator
-import ContactlessTesting
+public import AsyncHTTPClient
+public import CardEmulator
+public import ContactlessTesting
 import EMV
-import Foundation
-import Gateway
-import GatewayAPI
-import Hummingbird
+public import Foundation
+public import Gateway
+public import GatewayAPI
 import Issuer
-import Logging
-import NIOCore
-import SmartCard
-import TapToPay
-import Testing
+public import Logging
+public import SmartCard
+public import TapToPay
 
 /// The real gateway on a live loopback port (SQLite, the in-process issuer with the test cards, a hand-moved
 /// clock), and what a merchant's server does around a `PaymentCardReader`: onboard merchants and users, issue
 /// reader tokens, and authorize the reads' sealed card data with its API key.
-struct TapToPayGateway: Sendable {
-    let application: GatewayApplication
-    let clock: TestClock
+public struct TestGateway: Sendable {
+    public let application: GatewayApplication
+    public let clock: TestClock
     /// The reader SDK's transport to the live port.
-    let transport: HTTPGatewayTransport
+    public let transport: HTTPGatewayTransport
 
-    /// Starts a gateway, runs `body`, stops it and removes its data.
-    static func with(_ body: @Sendable (TapToPayGateway) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("taptopay-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// Starts a gateway (SQLite, the in-process issuer with the test cards, the clock at now), runs `body`, stops
+    /// it and removes its data.
+    public static func with<Result: Sendable>(
+        logLevel: Logger.Level = .error, _ body: @Sendable (TestGateway) async throws -> Result
+    ) async throws -> Result {
         let clock = TestClock(Date())
-        var logger = Logger(label: "taptopay-tests")
-        logger.logLevel = .error
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try await GatewayApplication.build(
-            configuration: GatewayConfiguration(
+        var logger = Logger(label: "test-gateway")
+        logger.logLevel = logLevel
+        return try await RunningGateway.with(logger: logger) { directory in
+            GatewayConfiguration(
                 port: 0, dataDirectory: directory, issuerTimeout: .milliseconds(500),
                 reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys,
-                clock: clock.function),
-            logger: logger
-        ) { channel in
-            portContinuation.yield(channel.localAddress?.port ?? 0)
-            portContinuation.finish()
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await application.application.runService(gracefulShutdownSignals: [])
-            }
-            defer { group.cancelAll() }
-            let listening = await ports.first(where: { _ in true })
-            let port = try #require(listening, "the gateway did not start")
+                clock: clock.function)
+        } _: { running in
             // A client of its own, closed before the server stops: a shared pool could keep a connection to a
             // stopped gateway whose port the next test's gateway gets.
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-            let gateway = TapToPayGateway(
-                application: application, clock: clock,
-                transport: HTTPGatewayTransport(baseURL: "http://127.0.0.1:\(port)", client: client))
+            let gateway = TestGateway(
+                application: running.application, clock: clock,
+                transport: HTTPGatewayTransport(baseURL: running.baseURL, client: client))
             do {
-                try await body(gateway)
+                let result = try await body(gateway)
                 try await client.shutdown()
+                return result
             } catch {
                 try? await client.shutdown()
                 throw error
@@ -64,32 +50,14 @@ struct TapToPayGateway: Sendable {
         }
     }
 
-    /// A merchant as its server knows it: ids, an API key, an admin and a staff user.
-    struct Merchant: Sendable {
-        var id: String
-        var apiKey: String
-        var adminId: String
-        var staffId: String
-    }
-
     /// Onboards a merchant in the database, as `tap merchant` does (not linked: that is the reader's job).
-    func merchant(_ name: String = "Corner Shop") async throws -> Merchant {
-        let database = application.database
-        let merchant = try await MerchantRepository(database: database).create(
-            name: name, country: .deu, currency: .eur, categoryCode: "5411", actor: "test", now: clock.now)
-        let users = MerchantUserRepository(database: database)
-        let admin = try await users.add(
-            merchantId: merchant.id, email: "owner@\(merchant.id).example", role: .admin, actor: "test", now: clock.now)
-        let staff = try await users.add(
-            merchantId: merchant.id, email: "clerk@\(merchant.id).example", role: .staff, actor: "test", now: clock.now)
-        let (_, secret) = try await APIKeyRepository(database: database).create(
-            merchantId: merchant.id, actor: "test", now: clock.now)
-        return Merchant(id: merchant.id, apiKey: secret.value, adminId: admin.id, staffId: staff.id)
+    public func merchant(_ name: String = "Corner Shop") async throws -> TestMerchant {
+        try await TestMerchant.onboard(name, in: application.database, now: clock.now)
     }
 
     /// A reader token for `user` of `merchant`, from the merchant's server (`POST /v1/reader-tokens`).
-    func token(
-        _ merchant: Merchant, user: String? = nil, allowsRelinking: Bool = false, lifetime: Int? = nil
+    public func token(
+        _ merchant: TestMerchant, user: String? = nil, allowsRelinking: Bool = false, lifetime: Int? = nil
     ) async throws -> PaymentCardReader.Token {
         let request = ReaderTokenRequest(
             userId: user ?? merchant.adminId, allowsRelinking: allowsRelinking, lifetime: lifetime)
@@ -98,7 +66,7 @@ struct TapToPayGateway: Sendable {
     }
 
     /// A merchant whose admin linked the account through a reader, with an admin token.
-    func linkedMerchant(_ name: String = "Corner Shop") async throws -> (Merchant, PaymentCardReader.Token) {
+    public func linkedMerchant(_ name: String = "Corner Shop") async throws -> (TestMerchant, PaymentCardReader.Token) {
         let merchant = try await merchant(name)
         let token = try await token(merchant)
         try await reader(deviceID: "setup-\(UUID().uuidString.prefix(8))", interface: LoopbackInterface())
@@ -107,7 +75,7 @@ struct TapToPayGateway: Sendable {
     }
 
     /// A reader on `deviceID` talking to this gateway, reading `clock`.
-    func reader(
+    public func reader(
         deviceID: String = "phone-\(UUID().uuidString.prefix(8))", options: PaymentCardReader.Options = .init(),
         interface: (any ContactlessInterface)?, maximumTapAttempts: Int = 3
     ) -> PaymentCardReader {
@@ -118,18 +86,22 @@ struct TapToPayGateway: Sendable {
                 timeZone: TimeZone(identifier: "UTC") ?? .current, maximumTapAttempts: maximumTapAttempts))
     }
 
-    /// A test card on the loopback, its keys valid from now and reading the clock.
-    func card(_ behaviour: TestCard.Behaviour, _ scheme: TestCard.Scheme = .visa) throws -> CardUnderTest {
-        let card = try #require(TestCards.card(behaviour, scheme))
+    /// A test card on the loopback with `keyCount` limited-use keys valid from now, reading the clock.
+    public func card(
+        _ behaviour: TestCard.Behaviour, _ scheme: TestCard.Scheme = .visa, keyCount: Int = 32
+    ) throws -> CardUnderTest {
+        guard let card = TestCards.card(behaviour, scheme) else {
+            throw RunningGatewayError(message: "no test card \(behaviour) for \(scheme)")
+        }
         return CardUnderTest(
             card: card,
             channel: try TestCardTapper.card(
-                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, personalisedOn: clock.now,
+                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, keyCount: keyCount, personalisedOn: clock.now,
                 clock: clock.function))
     }
 
     /// The issuer's available balance of `card`.
-    func balance(_ card: TestCard) async throws -> Int? {
+    public func balance(_ card: TestCard) async throws -> Int? {
         try await SQLIssuerRepository(database: application.database)
             .account(try IssuerKeys.test.keyedHash(of: try PAN(card.pan)))?.availableBalance
     }
@@ -137,8 +109,8 @@ struct TapToPayGateway: Sendable {
     // MARK: - The merchant's server
 
     /// `POST /v1/payments` with the read's sealed card data, as the merchant's server (API key).
-    func authorize(
-        _ read: PaymentCardReadResult, minorUnits: Int, for merchant: Merchant, kind: PaymentKind? = nil,
+    public func authorize(
+        _ read: PaymentCardReadResult, minorUnits: Int, for merchant: TestMerchant, kind: PaymentKind? = nil,
         reason: VerificationReason? = nil
     ) async throws -> Result<Payment, GatewayAPIError> {
         let body = CreatePaymentRequest(
@@ -148,15 +120,15 @@ struct TapToPayGateway: Sendable {
     }
 
     /// `POST /v1/payments/{id}/pin` with a PIN capture's result.
-    func submitPIN(
-        _ capture: PaymentCardReadResult, payment: String, for merchant: Merchant
+    public func submitPIN(
+        _ capture: PaymentCardReadResult, payment: String, for merchant: TestMerchant
     ) async throws -> Result<Payment, GatewayAPIError> {
         try await call(Payment.self, .post, "/v1/payments/\(payment)/pin", merchant, body: try capture.pinSubmission())
     }
 
     /// `POST /v1/refunds`: a card-present refund of a refund read.
-    func refund(
-        _ read: PaymentCardReadResult, minorUnits: Int, for merchant: Merchant
+    public func refund(
+        _ read: PaymentCardReadResult, minorUnits: Int, for merchant: TestMerchant
     ) async throws -> Result<Refund, GatewayAPIError> {
         let body = CreateRefundRequest(
             amount: minorUnits, reason: "returned", cardData: try read.sealedCardData(), currency: "EUR")
@@ -165,7 +137,7 @@ struct TapToPayGateway: Sendable {
 
     /// One API call with the merchant's API key: the decoded answer or the problem's error.
     private func call<T: Decodable>(
-        _ type: T.Type, _ method: GatewayRequest.Method, _ path: String, _ merchant: Merchant, body: some Encodable
+        _ type: T.Type, _ method: GatewayRequest.Method, _ path: String, _ merchant: TestMerchant, body: some Encodable
     ) async throws -> Result<T, GatewayAPIError> {
         let response = try await transport.send(
             GatewayRequest(
@@ -177,7 +149,9 @@ struct TapToPayGateway: Sendable {
 }
 
 /// A test card and its loopback channel (present it to a ``LoopbackInterface`` to tap).
-struct CardUnderTest: Sendable {
-    let card: TestCard
-    let channel: LoopbackChannel<EmulatedCard>
+public struct CardUnderTest: Sendable {
+    /// The card's account at the test issuer.
+    public let card: TestCard
+    /// Its loopback channel.
+    public let channel: LoopbackChannel<EmulatedCard>
 }

@@ -1,0 +1,170 @@
+import ContactlessTesting
+import EMV
+import Foundation
+import GatewayAPI
+import GatewayTesting
+import Issuer
+import Logging
+import TapToPay
+
+/// `tap demo`'s merchant checkout, the way a point-of-sale app runs it on Tap to Pay: the merchant's admin links the
+/// account on the phone, the reader prepares (the first time with progress), the customer taps a test card, the
+/// merchant's server authorizes the sealed read at the PSP (a gateway in this process: SQLite, ISO 8583 to the
+/// issuer host), and the app shows the result and a receipt. The online-PIN path captures the PIN the issuer asks
+/// for on the reader's PIN pad; the decline path shows what the merchant can offer instead.
+struct Checkout: Sendable {
+    /// Which story the demo tells.
+    enum Path: String, Sendable, Encodable {
+        /// A card the issuer approves.
+        case approval
+        /// A card whose issuer asks for the PIN online; the cardholder enters the test PIN.
+        case onlinePIN
+        /// A card the issuer declines for insufficient funds.
+        case decline
+
+        var behaviour: TestCard.Behaviour {
+            switch self {
+            case .approval: .approve
+            case .onlinePIN: .onlinePINRequired
+            case .decline: .insufficientFunds
+            }
+        }
+    }
+
+    var card: DemoCard
+    var amount: Amount
+    var path: Path
+    /// Told each step as it happens (the text output); steps only name what the app's screen shows.
+    var show: @Sendable (CheckoutStep) -> Void = { _ in }
+
+    /// Runs the checkout on a gateway that lives as long as this call.
+    func run() async throws -> CheckoutReport {
+        try await TestGateway.with(logLevel: .critical) { gateway in
+            let merchant = try await gateway.merchant("Corner Shop")
+            let token = try await gateway.token(merchant)
+            let interface = LoopbackInterface { _ in .entered(TestCards.pin) }
+            let reader = gateway.reader(deviceID: "demo-iphone", interface: interface)
+            let events = EventLog()
+            return try await withThrowingTaskGroup(of: CheckoutReport?.self) { group in
+                group.addTask {
+                    for await event in reader.events {
+                        events.append(event)
+                        show(.event(event))
+                    }
+                    return nil
+                }
+                group.addTask {
+                    try await sell(
+                        gateway: gateway, merchant: merchant, token: token, reader: reader, interface: interface,
+                        events: events)
+                }
+                defer { group.cancelAll() }
+                while let report = try await group.next() {
+                    if let report { return report }
+                }
+                throw CommandFailure("the checkout ended without a result")
+            }
+        }
+    }
+
+    private func sell(
+        gateway: TestGateway, merchant: TestMerchant, token: PaymentCardReader.Token, reader: PaymentCardReader,
+        interface: LoopbackInterface, events: EventLog
+    ) async throws -> CheckoutReport {
+        if try await !reader.isAccountLinked(using: token) {
+            try await reader.linkAccount(using: token)
+            show(.linked(admin: "owner@\(merchant.id).example"))
+        }
+        let session = try await reader.prepare(using: token)
+        // Events arrive on their own task: let the progress finish on screen before the next step.
+        await events.wait(until: { $0.contains(.updateProgress(100)) })
+        show(.prepared)
+        guard let testCard = TestCards.card(path.behaviour, card.scheme) else {
+            throw CommandFailure("no \(path.behaviour) test card for \(card.rawValue)")
+        }
+        let request = PaymentCardTransactionRequest(amount: amount.decimalValue, currencyCode: amount.currency.alphabeticCode)
+        show(.waitingForCard(amount.formatted))
+        let tapped = try gateway.card(path.behaviour, card.scheme)
+        await interface.tap(tapped.channel)
+        let read = try await session.readPaymentCard(request)
+        await events.wait(until: { $0.filter { $0 == .userInterfaceDismissed }.count >= 1 })
+        show(.read(read.applicationTypeIdentifier ?? "?"))
+        var payment = try await gateway.authorize(read, minorUnits: amount.minorUnits, for: merchant).get()
+        var pin: CheckoutReport.PIN?
+        if payment.status == .requiresPIN, let pinRequest = payment.pinRequest {
+            show(.pinRequested)
+            let capture = try await session.capturePIN(
+                using: PaymentCardReaderSession.PINToken(rawValue: pinRequest.pinToken),
+                cardReaderTransactionID: read.id)
+            await events.wait(until: { $0.filter { $0 == .userInterfaceDismissed }.count >= 2 })
+            payment = try await gateway.submitPIN(capture, payment: payment.id, for: merchant).get()
+            pin = CheckoutReport.PIN(requestedBy: "issuer", entered: !capture.pinBypassed, status: payment.status.rawValue)
+        }
+        show(.authorized(payment.status.rawValue))
+        return CheckoutReport(
+            path: path, merchant: "Corner Shop", merchantId: merchant.id, deviceId: reader.environment.deviceID,
+            testCard: testCard.behaviour.rawValue, read: read, payment: payment, pin: pin, events: events.names,
+            amount: amount, date: gateway.clock.now)
+    }
+}
+
+extension DemoCard {
+    /// The test issuer's scheme of this card.
+    var scheme: TestCard.Scheme {
+        switch self {
+        case .visa: .visa
+        case .mastercard: .mastercard
+        }
+    }
+}
+
+/// What the app's screen shows as the checkout goes.
+enum CheckoutStep: Sendable {
+    case linked(admin: String)
+    case prepared
+    case waitingForCard(String)
+    case read(String)
+    case pinRequested
+    case authorized(String)
+    case event(PaymentCardReader.Event)
+}
+
+/// The reader's events as they came, for the report; steps wait on it so the screen shows them in order.
+final class EventLog: @unchecked Sendable {
+    typealias Condition = @Sendable ([PaymentCardReader.Event]) -> Bool
+    private let lock = NSLock()
+    private var events: [PaymentCardReader.Event] = []
+    private var waiters: [(condition: Condition, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func append(_ event: PaymentCardReader.Event) {
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            events.append(event)
+            let ready = waiters.filter { $0.condition(events) }
+            waiters.removeAll { $0.condition(events) }
+            return ready.map(\.continuation)
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    /// Returns once the events so far meet `condition`.
+    func wait(until condition: @escaping Condition) async {
+        await withCheckedContinuation { continuation in
+            let met = lock.withLock { () -> Bool in
+                guard !condition(events) else { return true }
+                waiters.append((condition, continuation))
+                return false
+            }
+            if met { continuation.resume() }
+        }
+    }
+
+    /// `updateProgress(40)`, `readyForTap`, …
+    var names: [String] {
+        lock.withLock {
+            events.map { event in
+                if case .updateProgress(let percent) = event { return "updateProgress(\(percent))" }
+                return event.name
+            }
+        }
+    }
+}
