@@ -296,7 +296,7 @@ let package = Package(
             name: "WalletTests",
             dependencies: [
                 "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting", "Gateway",
-                "GatewayAPI", "ISO8583", .product(name: "Crypto", package: "swift-crypto"),
+                "GatewayAPI", "GatewayTesting", "ISO8583", "TapToPay", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness
         ),
