@@ -46,6 +46,10 @@ import Wallet
         for stan in 1...2 {
             let data = try await Self.pay(harness)
             #expect(data.pan.masked == card.details.maskedDPAN)
+            // What the wallet shows of the card never has the DPAN.
+            for shown in [card.description, String(reflecting: card), "\(card.details)"] {
+                #expect(!shown.contains(data.pan.digits))
+            }
             let (_, response) = try await Self.authorize(harness, data, stan: stan)
             #expect(response[.responseCode]?.text == "00")
         }

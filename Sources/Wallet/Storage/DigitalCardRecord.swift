@@ -48,3 +48,13 @@ struct DigitalCardRecord: Codable, Sendable {
         keys.removeAll { $0.atc <= atc }
     }
 }
+
+extension DigitalCardRecord: CustomStringConvertible, CustomReflectable {
+    /// The masked DPAN, state and key count; never the DPAN or a key.
+    var description: String { "DigitalCardRecord(\(maskedDPAN), \(state), \(keys.count) keys)" }
+
+    /// The same fields as ``description``.
+    var customMirror: Mirror {
+        Mirror(self, children: ["maskedDPAN": maskedDPAN, "state": state, "keyCount": keys.count], displayStyle: .struct)
+    }
+}
