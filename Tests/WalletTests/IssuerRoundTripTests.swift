@@ -68,7 +68,7 @@ import Wallet
         let reference = AuthorizationReference(
             systemTraceAuditNumber: try #require(request[.systemTraceAuditNumber]?.text),
             retrievalReferenceNumber: try #require(request[.retrievalReferenceNumber]?.text), terminalID: "TERM0001")
-        #expect(try await harness.issuer.repository.authorization(reference)?.walletTransactionData == data)
+        #expect(await harness.issuer.repository.authorization(reference)?.walletTransactionData == data)
     }
 
     @Test func walletTransactionDataIsMastercardsAndAtMostFourteenBytes() async throws {

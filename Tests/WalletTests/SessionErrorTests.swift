@@ -248,6 +248,29 @@ import Wallet
         #expect(await events.rest() == ["error:setDefaultCardFailure"])
     }
 
+    @Test func anyCommandsFromTheReaderGetAStatusWordNeverACrash() async throws {
+        let harness = try WalletHarness()
+        _ = try await harness.digitize(.mastercard)
+        var (session, events) = try await Self.authenticated(harness)
+        try await session.startEmulation()
+        var generator = SeededRandomNumberGenerator(seed: 8)
+        await harness.channel.presentCard()
+        _ = try await harness.channel.transmit(.selectPPSE)
+        _ = try await harness.channel.transmit(try .select(name: [0xA0, 0x00, 0x00, 0x00, 0x04, 0x10, 0x10]))
+        for _ in 0..<300 {
+            let ins = [0xA4, 0xA8, 0xAE, 0xB2, 0xCA, 0x2A, 0x20, 0x00].randomElement(using: &generator) ?? 0
+            let data = (0..<Int.random(in: 0...80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let command = try CommandAPDU(
+                cla: ins == 0xA8 || ins == 0xAE || ins == 0xCA ? 0x80 : 0x00, ins: UInt8(ins),
+                p1: UInt8.random(in: 0...255, using: &generator), p2: UInt8.random(in: 0...3, using: &generator),
+                data: data, ne: 256)
+            _ = try await harness.channel.transmit(command)
+        }
+        await session.cancel()
+        let names = await events.rest()
+        #expect(names.last?.hasPrefix("error:") == true)
+    }
+
     @Test func everyErrorCodeHasATest() {
         // The codes reached above, by name: a new code without a test fails here.
         let tested: Set<String> = [

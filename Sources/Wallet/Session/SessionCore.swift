@@ -308,10 +308,3 @@ final class SessionCore: @unchecked Sendable {
         ended.yield(())
     }
 }
-
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}
