@@ -16,10 +16,7 @@ import Wallet
     /// Pays `minorUnits` with the default card through a whole session; the kernel's authorisation data.
     static func pay(_ harness: WalletHarness, _ minorUnits: Int = 1_000) async throws -> AuthorizationData {
         let session = harness.session()
-        var events = SessionEvents(session)
-        await session.startPayment()
-        await events.authentication()?.proceed()
-        _ = await events.next()
+        var events = try await SessionEvents.authenticated(session)
         try await session.startEmulation()
         let result = await harness.tap(minorUnits)
         #expect(await events.rest().last == "transactionCompleted")

@@ -14,11 +14,7 @@ import Wallet
     /// `authenticationCompleted`.
     static func authenticated(_ harness: WalletHarness) async throws -> (ContactlessPaymentSession, SessionEvents) {
         let session = harness.session()
-        var events = SessionEvents(session)
-        await session.startPayment()
-        await events.authentication()?.proceed()
-        guard case .authenticationCompleted = await events.next() else { throw HarnessError("not authenticated: \(events.names)") }
-        return (session, events)
+        return (session, try await SessionEvents.authenticated(session))
     }
 
     @Test func cancelledBySessionOrByAuthentication() async throws {

@@ -50,10 +50,7 @@ import Wallet
             // The cardholder's phone: double-click, authenticate, emulate, tap.
             let field = CardEmulationField()
             let session = ContactlessPaymentSession(wallet: wallet, field: field)
-            var events = SessionEvents(session)
-            await session.startPayment()
-            await events.authentication()?.proceed()
-            _ = await events.next()
+            var events = try await SessionEvents.authenticated(session)
             try await session.startEmulation()
             await interface.tap(LoopbackChannel(applet: field.applet))
             let read = try await readerSession.readPaymentCard(

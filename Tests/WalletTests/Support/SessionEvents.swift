@@ -21,6 +21,20 @@ struct SessionEvents {
         return names
     }
 
+    /// Starts a payment on `session` (with `digitalCardID`, or the default card), lets the cardholder authenticate
+    /// and reads up to `authenticationCompleted`; the events so far.
+    static func authenticated(_ session: ContactlessPaymentSession, digitalCardID: String? = nil) async throws
+        -> SessionEvents
+    {
+        var events = SessionEvents(session)
+        await session.startPayment(withDigitalCardID: digitalCardID)
+        await events.authentication()?.proceed()
+        guard case .authenticationCompleted = await events.next() else {
+            throw HarnessError("not authenticated: \(events.names)")
+        }
+        return events
+    }
+
     /// The next event, expected to be `authenticationRequired`.
     mutating func authentication() async -> Authentication? {
         guard case .authenticationRequired(let authentication) = await next() else { return nil }
