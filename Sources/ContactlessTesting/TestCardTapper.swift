@@ -30,8 +30,16 @@ public actor TestCardTapper {
         pan: String, scheme: Scheme, keyCount: Int = 32, personalisedOn: Date = Date(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
-        channel = try Self.card(
-            pan: pan, scheme: scheme, keyCount: keyCount, personalisedOn: personalisedOn, clock: clock)
+        try self.init(
+            channel: Self.card(
+                pan: pan, scheme: scheme, keyCount: keyCount, personalisedOn: personalisedOn, clock: clock),
+            clock: clock)
+    }
+
+    /// Any card applet already on the loopback (a wallet's digitized card, say) in front of the reader kernel,
+    /// which reads `clock`.
+    public init(channel: LoopbackChannel<EmulatedCard>, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.channel = channel
         kernel = ReaderKernel(
             configuration: .default(caPublicKeys: try CardProfile.testCAPublicKeys), clock: clock,
             timeZone: TimeZone(identifier: "UTC") ?? .current)

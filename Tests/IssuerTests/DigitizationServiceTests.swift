@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Digitization service: eligibility, terms, one-time code, payment keys, token life cycle")
 struct DigitizationServiceTests {
-    @Test("an eligible card gets the terms, its scheme and a ten-minute answer", arguments: [TestCard.Scheme.visa, .mastercard])
+    @Test(
+        "an eligible card gets the terms, its scheme and a ten-minute answer",
+        arguments: [TestCard.Scheme.visa, .mastercard])
     func eligible(scheme: TestCard.Scheme) async throws {
         let fixture = try DigitizationFixture()
         let eligibility = try await fixture.service.checkEligibility(DigitizationFixture.request(.approve, scheme))
@@ -18,9 +20,11 @@ struct DigitizationServiceTests {
         #expect(!eligibility.eligibilityID.isEmpty)
     }
 
-    @Test("unknown, lost, blocked or expired accounts are not eligible", arguments: [
-        TestCard.Behaviour.lost, .stolen, .expired, .doNotHonour,
-    ])
+    @Test(
+        "unknown, lost, blocked or expired accounts are not eligible",
+        arguments: [
+            TestCard.Behaviour.lost, .stolen, .expired, .doNotHonour,
+        ])
     func ineligibleAccounts(behaviour: TestCard.Behaviour) async throws {
         let fixture = try DigitizationFixture()
         await #expect(throws: IssuerError.accountNotEligible) {
@@ -55,7 +59,8 @@ struct DigitizationServiceTests {
         let fixture = try DigitizationFixture()
         let eligibility = try await fixture.service.checkEligibility(DigitizationFixture.request())
         await #expect(throws: IssuerError.unknownEligibility) {
-            try await fixture.service.digitize(eligibilityID: "elg_nope", acceptedTermsID: eligibility.termsAndConditions.id)
+            try await fixture.service.digitize(
+                eligibilityID: "elg_nope", acceptedTermsID: eligibility.termsAndConditions.id)
         }
         await #expect(throws: IssuerError.termsNotAccepted) {
             try await fixture.service.digitize(eligibilityID: eligibility.eligibilityID, acceptedTermsID: "tc-2020-01")
@@ -152,16 +157,20 @@ struct DigitizationServiceTests {
         }
     }
 
-    @Test("the digitized card: a DPAN of the vault, PSN 00, the funding card's last four, keys for ATC 1 to 10", arguments: [
-        TestCard.Scheme.visa, .mastercard,
-    ])
+    @Test(
+        "the digitized card: a DPAN of the vault, PSN 00, the funding card's last four, keys for ATC 1 to 10",
+        arguments: [
+            TestCard.Scheme.visa, .mastercard,
+        ])
     func digitizedCard(scheme: TestCard.Scheme) async throws {
         let fixture = try DigitizationFixture()
         let card = try await fixture.digitize(.approve, scheme)
         let token = try #require(try await fixture.vault.token(for: card.dpan))
         #expect(token.status == .active && token.requestor == "contactless-wallet")
         #expect(token.expiry == card.expiry)
-        #expect(token.fundingKeyedPAN == fixture.keys.keyedHash(of: try DigitizationFixture.request(.approve, scheme).fundingPAN))
+        #expect(
+            token.fundingKeyedPAN
+                == fixture.keys.keyedHash(of: try DigitizationFixture.request(.approve, scheme).fundingPAN))
         #expect(card.panSequenceNumber == "00")
         #expect(card.scheme.rawValue == scheme.rawValue)
         #expect(card.fundingLastFour == String(try #require(TestCards.card(.approve, scheme)).pan.suffix(4)))
@@ -173,7 +182,9 @@ struct DigitizationServiceTests {
         #expect(try await fixture.service.status(tokenID: card.tokenID) == .active)
     }
 
-    @Test("payment keys are the card applet's limited-use keys of a card with the DPAN, PSN 00 and the token range's IMKs")
+    @Test(
+        "payment keys are the card applet's limited-use keys of a card with the DPAN, PSN 00 and the token range's IMKs"
+    )
     func keysMatchCardDerivation() async throws {
         let fixture = try DigitizationFixture()
         let card = try await fixture.digitize(.approve, .mastercard)
@@ -207,6 +218,29 @@ struct DigitizationServiceTests {
         await #expect(throws: IssuerError.unknownToken) {
             try await fixture.service.replenish(tokenID: "tok_nope", count: 1)
         }
+    }
+
+    @Test("the right code sent ten times at once provisions one token; concurrent replenishments never share an ATC")
+    func concurrency() async throws {
+        let fixture = try DigitizationFixture()
+        let (pending, code) = try await Self.pending(fixture)
+        let service = fixture.service
+        let cards = await withTaskGroup(of: DigitizedCard?.self) { group in
+            for _ in 0..<10 {
+                group.addTask { try? await service.verifyIdentity(digitizationID: pending.digitizationID, code: code) }
+            }
+            return await group.reduce(into: [DigitizedCard]()) { if let card = $1 { $0.append(card) } }
+        }
+        #expect(cards.count == 1)
+        #expect(try await fixture.vault.tokens(of: DigitizationFixture.request().fundingPAN).count == 1)
+        let card = try #require(cards.first)
+        let batches = try await withThrowingTaskGroup(of: [PaymentKey].self) { group in
+            for _ in 0..<8 { group.addTask { try await service.replenish(tokenID: card.tokenID, count: 5) } }
+            return try await group.reduce(into: [[PaymentKey]]()) { $0.append($1) }
+        }
+        let atcs = batches.flatMap { $0.map(\.atc) }
+        #expect(atcs.sorted() == Array(11...50))
+        #expect(batches.allSatisfy { batch in batch.map(\.atc) == Array(batch[0].atc...(batch[0].atc + 4)) })
     }
 
     @Test("suspend, resume and delete reach the vault; only an active token gets keys")
@@ -253,7 +287,8 @@ struct DigitizationServiceTests {
         dump(card.paymentKeys, to: &dumped)
         dump(messages, to: &dumped)
         printed += "\(card) \(card.paymentKeys) \(messages) \(dumped) \(errorText)"
-        let secrets = [request.fundingPAN.digits, card.dpan.digits, code] + card.paymentKeys.map(\.sessionKey.hexString)
+        let secrets =
+            [request.fundingPAN.digits, card.dpan.digits, code] + card.paymentKeys.map(\.sessionKey.hexString)
         for secret in secrets {
             #expect(!printed.contains(secret))
             #expect(!printed.lowercased().contains(secret.lowercased()))

@@ -22,7 +22,9 @@ struct DigitizedCardPaymentTests {
         return (request, try #require(await fixture.host.handle(request, at: date)))
     }
 
-    @Test("a card personalised from the digitized card pays: approved on the funding account, ATC spent, ARPC sent", arguments: schemes)
+    @Test(
+        "a card personalised from the digitized card pays: approved on the funding account, ATC spent, ARPC sent",
+        arguments: schemes)
     func approved(scheme: TestCard.Scheme) async throws {
         let fixture = try DigitizationFixture()
         let card = try await fixture.digitize(.approve, scheme)
@@ -36,7 +38,8 @@ struct DigitizedCardPaymentTests {
         #expect(try await fixture.balance(.approve, scheme) == TestCards.balance - 1_250)
         #expect(try await fixture.vault.token(for: card.dpan)?.lastATC == 1)
         // The record is the funding account's, so a 0400 with the DPAN reverses it.
-        let reversal = try #require(await fixture.host.handle(try IssuerFixture.reversal(of: request), at: IssuerFixture.transactionDate))
+        let reversal = try #require(
+            await fixture.host.handle(try IssuerFixture.reversal(of: request), at: IssuerFixture.transactionDate))
         #expect(reversal.responseCode == .approved)
         #expect(try await fixture.balance(.approve, scheme) == TestCards.balance)
     }
@@ -51,7 +54,8 @@ struct DigitizedCardPaymentTests {
         var again = request
         again[.systemTraceAuditNumber] = "000002"
         again[.retrievalReferenceNumber] = "000000000002"
-        #expect(await fixture.host.handle(again, at: IssuerFixture.transactionDate)?.responseCode == .cryptogramReplayed)
+        #expect(
+            await fixture.host.handle(again, at: IssuerFixture.transactionDate)?.responseCode == .cryptogramReplayed)
         let (_, next) = try await Self.pay(fixture, channel, stan: 3)
         #expect(next.responseCode == .approved)
         #expect(try await fixture.vault.token(for: card.dpan)?.lastATC == 2)
@@ -78,8 +82,10 @@ struct DigitizedCardPaymentTests {
         let card = try await fixture.digitize(.approve, .visa)
         let channel = try DigitizationFixture.channel(card)
         let expiryEnd = try #require(
-            Calendar(identifier: .gregorian).date(from: DateComponents(
-                timeZone: TimeZone(identifier: "UTC"), year: card.expiry.year, month: card.expiry.month + 1, day: 2)))
+            Calendar(identifier: .gregorian).date(
+                from: DateComponents(
+                    timeZone: TimeZone(identifier: "UTC"), year: card.expiry.year, month: card.expiry.month + 1, day: 2)
+            ))
         #expect(try await Self.pay(fixture, channel, at: expiryEnd).response.responseCode == .expiredCard)
     }
 

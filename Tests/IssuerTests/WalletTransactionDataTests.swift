@@ -9,9 +9,11 @@ import Testing
 
 @Suite("Mastercard wallet transaction data: set by the wallet, carried in the IAD from offset 18, seen by the issuer")
 struct WalletTransactionDataTests {
-    @Test("the issuer records exactly the bytes the wallet set, and the ARQC still verifies", arguments: [
-        [UInt8](repeating: 0xA5, count: 14), [0x01], Array(UInt8(0x10)...0x1A), [],
-    ])
+    @Test(
+        "the issuer records exactly the bytes the wallet set, and the ARQC still verifies",
+        arguments: [
+            [UInt8](repeating: 0xA5, count: 14), [0x01], Array(UInt8(0x10)...0x1A), [],
+        ])
     func carried(data: [UInt8]) async throws {
         let fixture = try DigitizationFixture()
         let card = try await fixture.digitize(.approve, .mastercard)
@@ -45,7 +47,9 @@ struct WalletTransactionDataTests {
                 systemTraceAuditNumber: try #require(request[.systemTraceAuditNumber]?.text),
                 retrievalReferenceNumber: try #require(request[.retrievalReferenceNumber]?.text),
                 terminalID: "TERM0001")
-            #expect(try await fixture.repository.authorization(reference)?.walletTransactionData == Array("loyalty-42".utf8))
+            #expect(
+                try await fixture.repository.authorization(reference)?.walletTransactionData == Array("loyalty-42".utf8)
+            )
         }
     }
 

@@ -14,7 +14,8 @@ extension EmulatedCard {
     /// - Throws: ``CardEmulatorError/invalidWalletTransactionData`` for more than 14 bytes, or on a Visa card.
     public mutating func setWalletTransactionData(_ data: [UInt8]) throws(CardEmulatorError) {
         guard image.scheme == .mastercard || data.isEmpty else {
-            throw CardEmulatorError(.invalidWalletTransactionData, "only Mastercard cards carry wallet transaction data")
+            throw CardEmulatorError(
+                .invalidWalletTransactionData, "only Mastercard cards carry wallet transaction data")
         }
         guard data.count <= Self.maximumWalletTransactionDataCount else {
             throw CardEmulatorError(

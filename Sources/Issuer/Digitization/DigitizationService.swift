@@ -89,7 +89,8 @@ public struct DigitizationService: Sendable {
             let scheme = PaymentScheme(pan: range.tokenPrefix)
         else { throw IssuerError(.noTokenRange, "no token range with master keys covers the card's BIN") }
         let record = EligibilityRecord(
-            id: Self.newID("elg"), fundingKeyedPAN: keyedPAN, encryptedFundingPAN: try vault.keys.encrypt(request.fundingPAN),
+            id: Self.newID("elg"), fundingKeyedPAN: keyedPAN,
+            encryptedFundingPAN: try vault.keys.encrypt(request.fundingPAN),
             fundingLastFour: request.fundingPAN.lastFour, walletID: request.walletID, deviceID: request.deviceID,
             scheme: scheme, termsID: termsAndConditions.id, validUntil: now.addingTimeInterval(eligibilityValidity))
         try await store.insertEligibility(record)
@@ -190,7 +191,7 @@ public struct DigitizationService: Sendable {
             throw IssuerError(.tokenNotActive, "the token is \(token.status.rawValue): no payment keys")
         }
         let dpan = try vault.dpan(of: token)
-        let reserved = try await store.updateToken(record.tokenID) { record -> ClosedRange<UInt16>? in
+        let reserved = try await store.updateDigitizedToken(record.tokenID) { record -> ClosedRange<UInt16>? in
             let first = Int(record.highestIssuedATC) + 1
             guard first + count - 1 <= Int(UInt16.max) else { return nil }
             record.highestIssuedATC = UInt16(first + count - 1)
@@ -237,8 +238,9 @@ public struct DigitizationService: Sendable {
         let record = DigitizedTokenRecord(
             tokenID: Self.newID("tok"), keyedDPAN: provisioned.token.keyedDPAN, walletID: eligibility.walletID,
             deviceID: eligibility.deviceID, highestIssuedATC: count)
-        try await store.insertToken(record)
-        let keys = try paymentKeys(dpan: provisioned.dpan, atcs: 1...count, validUntil: now.addingTimeInterval(keyValidity))
+        try await store.insertDigitizedToken(record)
+        let keys = try paymentKeys(
+            dpan: provisioned.dpan, atcs: 1...count, validUntil: now.addingTimeInterval(keyValidity))
         return DigitizedCard(
             tokenID: record.tokenID, dpan: provisioned.dpan, expiry: provisioned.token.expiry,
             panSequenceNumber: Self.panSequenceNumber, scheme: eligibility.scheme,
@@ -247,7 +249,7 @@ public struct DigitizationService: Sendable {
 
     /// The service's record of a token and the vault's token.
     private func digitizedToken(_ tokenID: String) async throws(IssuerError) -> (DigitizedTokenRecord, DeviceToken) {
-        guard let record = try await store.token(tokenID),
+        guard let record = try await store.digitizedToken(tokenID),
             let token = try await vault.tokens.token(record.keyedDPAN)
         else { throw IssuerError(.unknownToken, "no digitized token with this id") }
         return (record, token)
@@ -271,7 +273,8 @@ public struct DigitizationService: Sendable {
 
     /// HMAC-SHA256 of the digitization id and code under the PAN hash key: binds a code to its digitization.
     private func codeHash(_ code: String, digitizationID: String) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Array("\(digitizationID):\(code)".utf8), using: vault.keys.panHashKey))
+        Array(
+            HMAC<SHA256>.authenticationCode(for: Array("\(digitizationID):\(code)".utf8), using: vault.keys.panHashKey))
     }
 
     /// An opaque id: a prefix and 16 random bytes in hex.

@@ -1,5 +1,6 @@
 /// Where ``DigitizationService`` keeps its eligibility answers, pending digitizations and digitized tokens:
-/// ``InMemoryDigitizationStore`` here. Each `update` is one unit of work, so two calls on one record never both
+/// ``InMemoryDigitizationStore`` here, the gateway's `SQLIssuerRepository` in SQL (tables `issuer_eligibilities`,
+/// `issuer_digitizations`, `issuer_digitized_tokens`). Each `update` is one unit of work (the row locked), so two calls on one record never both
 /// pass a check (code tries, the key high-water mark).
 public protocol DigitizationStore: Sendable {
     /// Adds an eligibility answer.
@@ -15,11 +16,11 @@ public protocol DigitizationStore: Sendable {
     ) async throws(IssuerError) -> Result?
 
     /// Adds a digitized token.
-    func insertToken(_ record: DigitizedTokenRecord) async throws(IssuerError)
+    func insertDigitizedToken(_ record: DigitizedTokenRecord) async throws(IssuerError)
     /// The digitized token with this id; nil when there is none.
-    func token(_ tokenID: String) async throws(IssuerError) -> DigitizedTokenRecord?
+    func digitizedToken(_ tokenID: String) async throws(IssuerError) -> DigitizedTokenRecord?
     /// Runs `change` on the token record and stores it, in one unit; nil (nothing run) when there is none.
-    func updateToken<Result: Sendable>(
+    func updateDigitizedToken<Result: Sendable>(
         _ tokenID: String, _ change: @Sendable (inout DigitizedTokenRecord) -> Result
     ) async throws(IssuerError) -> Result?
 }

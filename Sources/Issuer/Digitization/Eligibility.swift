@@ -12,7 +12,8 @@ public struct Eligibility: Sendable, Hashable {
     public let validUntil: Date
 
     /// Creates an answer.
-    public init(eligibilityID: String, termsAndConditions: TermsAndConditions, scheme: PaymentScheme, validUntil: Date) {
+    public init(eligibilityID: String, termsAndConditions: TermsAndConditions, scheme: PaymentScheme, validUntil: Date)
+    {
         self.eligibilityID = eligibilityID
         self.termsAndConditions = termsAndConditions
         self.scheme = scheme

@@ -35,18 +35,18 @@ public actor InMemoryDigitizationStore: DigitizationStore {
 
     /// Adds a digitized token.
     /// - Throws: ``IssuerError/Code/storageFailed`` when the id is taken.
-    public func insertToken(_ record: DigitizedTokenRecord) async throws(IssuerError) {
+    public func insertDigitizedToken(_ record: DigitizedTokenRecord) async throws(IssuerError) {
         guard tokens[record.tokenID] == nil else { throw IssuerError(.storageFailed, "token id taken") }
         tokens[record.tokenID] = record
     }
 
     /// The digitized token with this id.
-    public func token(_ tokenID: String) async throws(IssuerError) -> DigitizedTokenRecord? {
+    public func digitizedToken(_ tokenID: String) async throws(IssuerError) -> DigitizedTokenRecord? {
         tokens[tokenID]
     }
 
     /// Runs `change` on the token record and stores it.
-    public func updateToken<Result: Sendable>(
+    public func updateDigitizedToken<Result: Sendable>(
         _ tokenID: String, _ change: @Sendable (inout DigitizedTokenRecord) -> Result
     ) async throws(IssuerError) -> Result? {
         Self.update(&tokens, tokenID, change)

@@ -87,27 +87,27 @@ extension IssuerHost {
         let icc = request.iccData
         guard let arqc = icc.first(.applicationCryptogram).map({ Array($0.value) }),
             let atc = icc.first(.applicationTransactionCounter).map({ Array($0.value) }), atc.count == 2,
-            icc.first(.issuerApplicationData) != nil,
-            icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier) != nil
+            let iad = icc.first(.issuerApplicationData),
+            let aid = icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier)
         else { return .failed(.formatError) }
         guard request.numericValue(.amountAuthorised) == request.amount,
             request.numericValue(.transactionCurrencyCode) == request.currencyCode
         else { return .failed(.cryptogramFailure) }
         do {
-            let card: CardCryptograms
-            if let iccMasterKeys, let iad = icc.first(.issuerApplicationData),
-                let aid = icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier)
-            {
-                card = CardCryptograms(
-                    version: try CryptogramVersion(issuerApplicationData: Array(iad.value), applicationIdentifier: aid.value),
-                    iccMasterKeys: iccMasterKeys)
+            let version = try CryptogramVersion(
+                issuerApplicationData: Array(iad.value), applicationIdentifier: aid.value)
+            let cardKeys: ICCMasterKeys
+            if let iccMasterKeys {
+                cardKeys = iccMasterKeys
             } else if let masterKeys {
-                card = try CardCryptograms(
-                    authorizationData: icc, issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
-                    issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits, psn: request.panSequenceNumber)
+                cardKeys = try ICCMasterKeys(
+                    issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
+                    issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits, psn: request.panSequenceNumber,
+                    option: version.masterKeyDerivation)
             } else {
                 return .failed(.systemMalfunction)
             }
+            let card = CardCryptograms(version: version, iccMasterKeys: cardKeys)
             guard try card.verifyAC(authorizationData: icc) else { return .failed(.cryptogramFailure) }
             return .verified(card, arqc: arqc, atc: atc)
         } catch {

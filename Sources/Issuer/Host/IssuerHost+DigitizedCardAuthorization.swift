@@ -37,7 +37,8 @@ extension IssuerHost {
         let approvalCode = Self.approvalCode(keyedPAN: checked.keyedDPAN, atc: atc)
         let record = AuthorizationRecord(
             reference: request.reference, keyedPAN: checked.fundingKeyedPAN, amount: request.amount,
-            approvalCode: approvalCode, date: date, walletTransactionData: request.walletTransactionData(for: card.version))
+            approvalCode: approvalCode, date: date,
+            walletTransactionData: request.walletTransactionData(for: card.version))
         let today = Self.utcDate(date)
         let decision: AuthorizationDecision?
         do {

@@ -1,5 +1,6 @@
 import CardEmulator
 import ContactlessTesting
+import SmartCard
 import EMV
 import Foundation
 import Gateway
@@ -62,6 +63,66 @@ struct IssuerHostOnSQLTests {
                 // Without a PIN block the online-PIN cards ask for one; the issuer-timeout cards stay silent.
                 let expected = card.behaviour == .incorrectPIN ? ResponseCode.pinRequired : card.behaviour.responseCode
                 #expect(Self.code(response) == expected, "\(card.behaviour) \(card.scheme)")
+            }
+        }
+    }
+
+    @Test("digitization and a digitized Mastercard's payment over SQL: store, vault, funding account, wallet data",
+          arguments: TestDatabases.kinds)
+    func digitizedCard(_ kind: TestDatabases.Kind) async throws {
+        try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
+            let keys = try IssuerKeys.test
+            let repository = SQLIssuerRepository(database: database)
+            try await TestCards.seed(repository, keys: keys)
+            let host = IssuerHost(keys: keys, repository: repository)
+            let now = Date()
+            let outbox = OneTimeCodeOutbox()
+            // The SQL repository is the vault's and the digitization service's store too.
+            let service = DigitizationService(
+                vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: { now })
+            let funding = try #require(TestCards.card(.approve, .mastercard))
+            let eligibility = try await service.checkEligibility(EligibilityRequest(
+                fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12), walletID: "wallet",
+                deviceID: "device"))
+            let pending = try await service.digitize(
+                eligibilityID: eligibility.eligibilityID, acceptedTermsID: eligibility.termsAndConditions.id)
+            let code = try #require(await outbox.lastCode(for: pending.digitizationID))
+            await #expect(throws: IssuerError.incorrectCode) {
+                try await service.verifyIdentity(
+                    digitizationID: pending.digitizationID, code: code == "000000" ? "000001" : "000000")
+            }
+            // The right code five times at once: the locked row lets one provision.
+            let cards = await withTaskGroup(of: DigitizedCard?.self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        try? await service.verifyIdentity(digitizationID: pending.digitizationID, code: code)
+                    }
+                }
+                return await group.reduce(into: [DigitizedCard]()) { if let card = $1 { $0.append(card) } }
+            }
+            #expect(cards.count == 1)
+            let card = try #require(cards.first)
+            #expect(try await service.replenish(tokenID: card.tokenID, count: 3).map(\.atc) == [11, 12, 13])
+            #expect(try await service.replenish(tokenID: card.tokenID, count: 1).map(\.atc) == [14])
+            var applet = try CardProfile.mastercardTest
+                .digitized(pan: card.dpan, expiry: card.expiry, panSequenceNumber: card.panSequenceNumber)
+                .personalize(limitedUseKeys: card.paymentKeys.map {
+                    LimitedUseKey(atc: $0.atc, sessionKey: $0.sessionKey, validUntil: $0.validUntil)
+                })
+            try applet.setWalletTransactionData(Array("sql-wallet".utf8))
+            let request = try await Self.request(
+                try TestCardTapper(channel: LoopbackChannel(applet: applet)), minorUnits: 700, stan: 1)
+            #expect(Self.code(await host.handle(request, at: now)) == .approved)
+            #expect(try await repository.account(keys.keyedHash(of: try PAN(funding.pan)))?.availableBalance
+                == TestCards.balance - 700)
+            #expect(try await repository.token(keys.keyedHash(of: card.dpan))?.lastATC == 1)
+            let reference = AuthorizationReference(
+                systemTraceAuditNumber: "000001", retrievalReferenceNumber: "000000000001", terminalID: "TERM0001")
+            #expect(try await repository.authorization(reference)?.walletTransactionData == Array("sql-wallet".utf8))
+            #expect(Self.code(await host.handle(request, at: now)) == .cryptogramReplayed)
+            try await service.setStatus(.suspended, tokenID: card.tokenID)
+            await #expect(throws: IssuerError.tokenNotActive) {
+                try await service.replenish(tokenID: card.tokenID, count: 1)
             }
         }
     }

@@ -96,6 +96,38 @@ struct SQLIssuerRepositoryTests {
         }
     }
 
+    @Test("an authorization is read back by reference, with its wallet transaction data or none",
+          arguments: TestDatabases.kinds)
+    func authorizationRecord(_ kind: TestDatabases.Kind) async throws {
+        try await Self.withTestCards(kind) { repository, accounts in
+            let account = accounts[0]
+            let data: [UInt8] = Array(0x01...0x0E)
+            let withData = Self.record(account, amount: 300, stan: 21)
+            let decision = try await repository.authorize(account.keyedPAN) { _ in
+                var record = withData
+                record.walletTransactionData = data
+                return AuthorizationDecision(result: .approved, record: record)
+            }
+            #expect(decision?.record?.walletTransactionData == data)
+            let stored = try #require(try await repository.authorization(withData.reference))
+            #expect(stored.walletTransactionData == data)
+            #expect(stored.amount == 300 && stored.keyedPAN == account.keyedPAN && !stored.reversed)
+            #expect(stored.date == Self.date && stored.approvalCode == "A21")
+            _ = try await repository.authorize(account.keyedPAN, Self.spend(200, stan: 22, atc: 1))
+            let plainReference = Self.record(account, amount: 0, stan: 22).reference
+            let plain = try #require(try await repository.authorization(plainReference))
+            #expect(plain.walletTransactionData == nil && plain.amount == 200)
+            guard case .reversed(let reversed) = try await repository.reverse(withData.reference, of: account.keyedPAN)
+            else {
+                Issue.record("not reversed")
+                return
+            }
+            #expect(reversed.walletTransactionData == data)
+            #expect(try await repository.authorization(withData.reference)?.reversed == true)
+            #expect(try await repository.authorization(Self.record(account, amount: 0, stan: 23).reference) == nil)
+        }
+    }
+
     @Test("20 concurrent authorizations of one account never overspend it, nor interleave their ATCs",
           arguments: TestDatabases.kinds)
     func concurrentAuthorizations(_ kind: TestDatabases.Kind) async throws {

@@ -2,7 +2,9 @@
 /// accounts by keyed PAN hash and the approved authorizations kept for reversals. The PAN is stored only as its keyed
 /// hash, its AES-GCM ciphertext and BIN + last four; no track 2, cryptogram or PIN block is ever stored. Version 3
 /// adds the token vault's device account numbers, stored the same way; version 4 the wallet transaction data a
-/// digitized Mastercard card sends with its cryptogram (the wallet's bytes, not card data).
+/// digitized Mastercard card sends with its cryptogram (the wallet's bytes, not card data); version 5 the
+/// digitization service's eligibility answers (funding PAN by keyed hash and ciphertext), digitizations (the one-time
+/// code only as its HMAC) and digitized tokens with their highest issued ATC.
 public enum IssuerSchema {
     /// The schema's name in `schema_migrations`.
     public static let name = "issuer"
@@ -49,6 +51,30 @@ public enum IssuerSchema {
         },
         Migration(version: 4, name: "wallet transaction data of digitized Mastercard payments") { dialect in
             ["ALTER TABLE issuer_authorizations ADD COLUMN wallet_transaction_data \(dialect.blobType)"]
+        },
+        Migration(version: 5, name: "digitization: eligibility answers, digitizations, digitized tokens") { dialect in
+            [
+                """
+                CREATE TABLE issuer_eligibilities (
+                    id TEXT PRIMARY KEY,
+                    funding_keyed_pan \(dialect.blobType) NOT NULL REFERENCES issuer_accounts (keyed_pan),
+                    encrypted_funding_pan \(dialect.blobType) NOT NULL, funding_last_four TEXT NOT NULL,
+                    wallet_id TEXT NOT NULL, device_id TEXT NOT NULL, scheme TEXT NOT NULL, terms_id TEXT NOT NULL,
+                    valid_until BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE issuer_digitizations (
+                    id TEXT PRIMARY KEY, eligibility_id TEXT NOT NULL REFERENCES issuer_eligibilities (id),
+                    code_hash \(dialect.blobType) NOT NULL, code_valid_until BIGINT NOT NULL,
+                    tries_left BIGINT NOT NULL, state TEXT NOT NULL, token_id TEXT)
+                """,
+                """
+                CREATE TABLE issuer_digitized_tokens (
+                    token_id TEXT PRIMARY KEY,
+                    keyed_dpan \(dialect.blobType) NOT NULL REFERENCES issuer_device_tokens (keyed_dpan),
+                    wallet_id TEXT NOT NULL, device_id TEXT NOT NULL, highest_issued_atc BIGINT NOT NULL)
+                """,
+            ]
         },
     ]
 

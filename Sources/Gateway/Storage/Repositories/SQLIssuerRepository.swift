@@ -218,7 +218,7 @@ public struct SQLIssuerRepository: IssuerRepository {
     }
 
     /// The repository's error: storage failures keep their message (free of values), anything else its type.
-    private static func issuerError(_ error: any Error) -> IssuerError {
+    static func issuerError(_ error: any Error) -> IssuerError {
         switch error {
         case let error as IssuerError: error
         case let error as StorageError: IssuerError(.storageFailed, "issuer storage: \(error.code): \(error.message)")
