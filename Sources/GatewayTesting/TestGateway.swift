@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+import AsyncHTTPClient
 public import CardEmulator
 public import ContactlessTesting
 import EMV

@@ -1,9 +1,11 @@
+import CardEmulator
 import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
 import GatewayTesting
 import Issuer
+import SmartCard
 import TapToPay
 import Testing
 
@@ -147,6 +149,64 @@ struct PINTests {
                 try await till.events.expectRest([
                         .notReady, .pinEntryCompleted, .readNotCompleted, .userInterfaceDismissed,
                     ])
+            }
+        }
+    }
+
+    /// A Visa test card of `behaviour` whose CVM rules ask for online PIN above the reader's CVM limit: no consumer
+    /// device CVM, CTQ "online PIN required" (byte 1 bit 8).
+    static func onlinePINCard(_ gateway: TestGateway, _ behaviour: TestCard.Behaviour) throws -> LoopbackChannel<EmulatedCard> {
+        let card = try #require(TestCards.card(behaviour, .visa))
+        var profile = try CardProfile.visaTest
+        profile.pan = card.pan
+        profile.consumerDeviceCVM = .init(supported: false)
+        profile.cardTransactionQualifiers = HexBytes([0xA0, 0x00])
+        let clock = gateway.clock
+        return LoopbackChannel(
+            applet: try profile.certified().personalize(
+                on: clock.now,
+                environment: CardEnvironment(now: clock.function, randomBytes: CardEnvironment.system.randomBytes)))
+    }
+
+    @Test("online PIN the card's CVM asks for: entered during the read, sent with it, verified by the issuer")
+    func kernelChosenOnlinePIN() async throws {
+        try await TestGateway.with { gateway in
+            let pins = PINSequence([TestCards.pin, "9999", "cancel"])
+            let pad: @Sendable (PINEntryRequest) async -> PINEntry = { _ in
+                let pin = pins.next()
+                return pin == "cancel" ? .cancelled : .entered(pin)
+            }
+            try await gateway.withTill(pinPad: pad) { till in
+                // Over the 50.00 EUR CVM limit: the kernel's CVM is online PIN.
+                let request = PaymentCardTransactionRequest(amount: 60, currencyCode: "EUR")
+                let channel = try Self.onlinePINCard(gateway, .approve)
+                await till.interface.tap(channel)
+                let read = try await till.session.readPaymentCard(request)
+                try await till.events.expectNext([
+                    .readyForTap, .cardDetected, .removeCard, .pinEntryRequested, .pinEntryCompleted, .readCompleted,
+                    .userInterfaceDismissed,
+                ])
+                #expect(!read.isPINFallback && !read.pinBypassed)
+                let approved = try await gateway.authorize(read, minorUnits: 6_000, for: till.merchant).get()
+                #expect(approved.status == .succeeded && approved.pinRequest == nil)
+                let card = try #require(TestCards.card(.approve, .visa))
+                #expect(try await gateway.balance(card) == TestCards.balance - 6_000)
+
+                // A wrong PIN reaches the issuer too, which declines it (response 55).
+                await till.interface.tap(channel)
+                let wrong = try await till.session.readPaymentCard(request)
+                _ = try await till.events.take(7)
+                let declined = try await gateway.authorize(wrong, minorUnits: 6_000, for: till.merchant).get()
+                #expect(declined.status != .succeeded && declined.issuer?.responseCode == "55")
+                #expect(try await gateway.balance(card) == TestCards.balance - 6_000)
+
+                // Cancelling the PIN pad ends the read without card data.
+                await till.interface.tap(channel)
+                await #expect(throws: ReadError.pinCancelled) { try await till.session.readPaymentCard(request) }
+                try await till.events.expectNext([
+                    .readyForTap, .cardDetected, .removeCard, .pinEntryRequested, .pinEntryCompleted,
+                    .userInterfaceDismissed,
+                ])
             }
         }
     }

@@ -45,7 +45,7 @@ extension PaymentService {
     }
 
     /// The format 4 block under the device's PIN key, re-enciphered under the issuer's PIN key.
-    private func translate(_ pinBlock: [UInt8], pan: PAN, deviceId: String) async throws -> [UInt8] {
+    func translate(_ pinBlock: [UInt8], pan: PAN, deviceId: String) async throws -> [UInt8] {
         guard let deviceKey = try await DeviceRepository(database: database).pinKeyBytes(deviceId: deviceId, keys: keys)
         else { throw GatewayAPIError(code: .pinNotAllowed, message: "the device has no PIN key; prepare it again") }
         guard let pin = try? PINBlock.decipherISO4(pinBlock, pan: pan.digits, key: deviceKey.key) else {

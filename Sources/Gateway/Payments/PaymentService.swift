@@ -61,7 +61,15 @@ struct PaymentService: Sendable {
         record.pinDeadline = payload.createdAt.addingTimeInterval(Self.pinWindow)
         if kind == .verification { record.payment.verificationReason = request.verificationReason ?? .other }
         let read = OpenedRead(id: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(CardDataOpener.maximumAge))
-        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: nil, opening: read)
+        // A PIN the reader captured with the read (the card's CVM asked for online PIN) goes in the same 0100.
+        var pinBlock: [UInt8]?
+        if let block = payload.pinBlock {
+            guard block.count == 16 else {
+                throw GatewayAPIError(code: .invalidRequest, message: "the read's PIN block is not ISO 9564 format 4")
+            }
+            pinBlock = try await translate(block, pan: card.pan, deviceId: payload.deviceId)
+        }
+        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: pinBlock, opening: read)
         return try await exchange(message, record: record, card: card, answer: answer)
     }
 

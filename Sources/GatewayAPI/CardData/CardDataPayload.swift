@@ -17,17 +17,21 @@ public struct CardDataPayload: Sendable, Hashable, Codable, CustomStringConverti
     public let createdAt: Date
     /// The card data for the authorisation.
     public let authorization: CardAuthorizationData
+    /// The online PIN the reader captured with the read because the card's CVM asked for it: ISO 9564 format 4
+    /// under the device's PIN key (16 bytes); nil without one.
+    public let pinBlock: [UInt8]?
 
     /// Creates a payload.
     public init(
         readId: UUID = UUID(), deviceId: String, merchantId: String, createdAt: Date,
-        authorization: CardAuthorizationData
+        authorization: CardAuthorizationData, pinBlock: [UInt8]? = nil
     ) {
         self.readId = readId
         self.deviceId = deviceId
         self.merchantId = merchantId
         self.createdAt = createdAt
         self.authorization = authorization
+        self.pinBlock = pinBlock
     }
 
     /// `CardDataPayload(read …, merchant …, device …, CardAuthorizationData(emv, PAN 476173******0119, …))`.

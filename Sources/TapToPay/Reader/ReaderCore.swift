@@ -158,6 +158,19 @@ actor ReaderCore {
             // A refund's card answers with an AAC by design (nothing is authorized): its data is the refund's.
             let isRefund = plan.transaction.type == .refund
             switch (outcome.status, outcome.authorizationData) {
+            case (.onlineRequest, let data?) where outcome.cardholderVerification == .onlinePIN && !isRefund:
+                // The kernel chose online PIN (the card's CVM rules): the PIN goes with the read, in one request.
+                emit(.removeCard)
+                let readID = UUID()
+                let now = environment.clock()
+                let block = try await enterPIN(
+                    on: interface, readID: readID.uuidString.lowercased(), pan: data.pan,
+                    key: Array(prepared.provisioning.pinKey.key), deadline: now.addingTimeInterval(Self.pinWindow))
+                let read = try seal(
+                    data, plan: plan, prepared: prepared, outcome: .success, readID: readID, pinBlock: block)
+                emit(.readCompleted)
+                closeSheet()
+                return read
             case (.onlineRequest, let data?), (.approved, let data?), (.declined, let data?) where isRefund:
                 emit(.removeCard)
                 let read = try seal(data, plan: plan, prepared: prepared, outcome: .success)
@@ -210,6 +223,25 @@ actor ReaderCore {
                 code: .pinNotAllowed, message: "no read of this reader within the last 55 s has this id")
         }
         let deadline = read.readAt.addingTimeInterval(Self.pinWindow)
+        let block = try await enterPIN(
+            on: interface, readID: readID, pan: read.pan, key: read.pinKey, deadline: deadline)
+        let paymentCardData = try block.map { block in
+            try JSONEncoder.gatewayAPI.encode(PINSubmission(pinToken: token, pinBlock: block.hexString))
+                .base64EncodedString()
+        }
+        closeSheet()
+        return PaymentCardReadResult(
+            id: readID, paymentCardData: paymentCardData, generalCardData: nil, outcome: .success,
+            pinBypassed: block == nil, isPINFallback: true, applicationTypeIdentifier: read.aid)
+    }
+
+    /// Asks the cardholder for the PIN of `readID` on the interface's PIN pad: the ISO 9564 format 4 block of the
+    /// PIN under the device's PIN key, or nil when the cardholder bypassed entry.
+    /// - Throws: ``PaymentCardReaderSession/ReadError`` `pinCancelled`, `pinEntryTimeout` (the pad timed out, or the
+    ///   PIN came after `deadline`), `pinEntryFailed`, or the interruption's error.
+    private func enterPIN(
+        on interface: any ContactlessInterface, readID: String, pan: PAN, key: [UInt8], deadline: Date
+    ) async throws -> [UInt8]? {
         emit(.pinEntryRequested)
         let entry: PINEntry
         do {
@@ -219,31 +251,23 @@ actor ReaderCore {
         }
         emit(.pinEntryCompleted)
         if interruption != nil { throw interrupted() }
-        let paymentCardData: String?
         switch entry {
         case .cancelled:
             throw dismissing(.pinCancelled, "the cardholder cancelled PIN entry")
         case .timedOut:
             throw dismissing(.pinEntryTimeout, "the PIN pad timed out")
         case .bypassed:
-            paymentCardData = nil
+            return nil
         case .entered(let pin):
             guard environment.clock() <= deadline else {
                 throw dismissing(.pinEntryTimeout, "the PIN was entered after the 55 s window closed")
             }
-            let block: [UInt8]
             do {
-                block = try PINBlock.encipherISO4(pin: pin, pan: read.pan.digits, key: read.pinKey)
+                return try PINBlock.encipherISO4(pin: pin, pan: pan.digits, key: key)
             } catch {
                 throw dismissing(.pinEntryFailed, "the PIN entered could not be enciphered (\(error.code))")
             }
-            let submission = PINSubmission(pinToken: token, pinBlock: block.hexString)
-            paymentCardData = try JSONEncoder.gatewayAPI.encode(submission).base64EncodedString()
         }
-        closeSheet()
-        return PaymentCardReadResult(
-            id: readID, paymentCardData: paymentCardData, generalCardData: nil, outcome: .success,
-            pinBypassed: entry == .bypassed, isPINFallback: true, applicationTypeIdentifier: read.aid)
     }
 
     // MARK: - Helpers
@@ -325,16 +349,20 @@ actor ReaderCore {
         }
     }
 
-    /// Seals `data` to the PSP as a new read and remembers its PAN for a PIN capture within 55 s.
+    /// Seals `data` (with the online PIN block the kernel's CVM asked for, when there is one) to the PSP as a new
+    /// read and remembers its PAN for a PIN capture within 55 s.
     private func seal(
-        _ data: AuthorizationData, plan: ReadPlan, prepared: Prepared, outcome: PaymentCardReadResult.ReadOutcome
+        _ data: AuthorizationData, plan: ReadPlan, prepared: Prepared, outcome: PaymentCardReadResult.ReadOutcome,
+        readID: UUID = UUID(), pinBlock: [UInt8]? = nil
     ) throws -> PaymentCardReadResult {
         let now = environment.clock()
         let payload = CardDataPayload(
-            deviceId: prepared.provisioning.deviceId, merchantId: prepared.provisioning.merchantId, createdAt: now,
+            readId: readID, deviceId: prepared.provisioning.deviceId, merchantId: prepared.provisioning.merchantId,
+            createdAt: now,
             authorization: CardAuthorizationData(
                 mode: data.mode == .emv ? .emv : .magStripe, iccData: data.iccData, pan: data.pan,
-                panSequenceNumber: data.panSequenceNumber, expiry: data.expiry, track2: data.track2))
+                panSequenceNumber: data.panSequenceNumber, expiry: data.expiry, track2: data.track2),
+            pinBlock: pinBlock)
         let sealed: SealedCardData
         let encoded: Data
         do {

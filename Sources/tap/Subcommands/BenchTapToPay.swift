@@ -27,7 +27,7 @@ extension Tap.Bench {
 
         @Option(help: "Purchases to time.") var count: Int = 1_000
         @Option(help: "Purchases run first and not counted.") var warmup: Int = 20
-        @Option(help: "Amount in major units.") var amount: String = "1.00"
+        @Option(help: "Amount in major units (the test card holds 1,000.00 EUR).") var amount: String = "0.50"
         @Flag(help: "Print one JSON object instead of text.") var json = false
 
         func validate() throws {
