@@ -18,13 +18,13 @@ import Wallet
     @Test(arguments: [TestCard.Scheme.visa, .mastercard])
     func theWalletPaysAtTapToPayAndThePSPApproves(scheme: TestCard.Scheme) async throws {
         try await TestGateway.with { gateway in
-            // The wallet's issuer is the gateway's: the same accounts and token vault, in the gateway's database.
-            let host = IssuerHost(
-                keys: try IssuerKeys.test, repository: SQLIssuerRepository(database: gateway.application.database))
+            // The wallet's issuer is the gateway's: the same accounts, token vault and digitizations, in the
+            // gateway's database.
+            let repository = SQLIssuerRepository(database: gateway.application.database)
+            let host = IssuerHost(keys: try IssuerKeys.test, repository: repository)
             let outbox = OneTimeCodeOutbox()
             let digitization = DigitizationService(
-                vault: try #require(host.tokenVault), store: InMemoryDigitizationStore(), codes: outbox,
-                clock: gateway.clock.function)
+                vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: gateway.clock.function)
             let wallet = DigitalWallet(
                 configuration: WalletConfiguration(
                     walletID: "wallet-1", deviceID: "phone-1", issuer: IssuerWalletService(service: digitization),
