@@ -17,7 +17,8 @@ import Wallet
         let expiry = try ExpiryDate(year: 2030, month: 12)
         let lost = try #require(TestCards.card(.lost, .visa))
         await #expect(throws: WalletError.notEligible) {
-            try await service.checkEligibility(instrumentData: InstrumentData(fundingPAN: try PAN(lost.pan), expiry: expiry))
+            try await service.checkEligibility(
+                instrumentData: InstrumentData(fundingPAN: try PAN(lost.pan), expiry: expiry))
         }
         let approve = try #require(TestCards.card(.approve, .mastercard))
         let eligibility = try await service.checkEligibility(
@@ -34,7 +35,9 @@ import Wallet
         #expect(!pending.maskedDestination.isEmpty)
         let code = try #require(await harness.issuer.outbox.lastCode(for: pending.digitizationID))
         let wrong = code == "000000" ? "111111" : "000000"
-        await #expect(throws: WalletError.identityVerificationFailed) { try await service.verifyIdentity(pending, code: wrong) }
+        await #expect(throws: WalletError.identityVerificationFailed) {
+            try await service.verifyIdentity(pending, code: wrong)
+        }
         let card = try await service.verifyIdentity(pending, code: code)
         #expect(card.state == .active)
         #expect(card.isDefaultCard)
@@ -52,7 +55,8 @@ import Wallet
         let service = harness.wallet.cardDigitizationService
         let approve = try #require(TestCards.card(.approve, .visa))
         let eligibility = try await service.checkEligibility(
-            instrumentData: InstrumentData(fundingPAN: try PAN(approve.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
+            instrumentData: InstrumentData(
+                fundingPAN: try PAN(approve.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
         harness.clock.set(eligibility.validUntil.addingTimeInterval(1))
         await #expect(throws: WalletError.eligibilityExpired) {
             try await service.digitizeCard(withTNC: eligibility.termsAndConditions.accept(), eligibility: eligibility)
@@ -72,7 +76,9 @@ import Wallet
         #expect(try await manager.defaultCard()?.digitalCardID == second.digitalCardID)
         try await manager.unsetDefaultCard()
         #expect(try await manager.defaultCard() == nil)
-        await #expect(throws: WalletError.invalidDigitalCardID) { try await manager.setDefaultCard(digitalCardID: "nope") }
+        await #expect(throws: WalletError.invalidDigitalCardID) {
+            try await manager.setDefaultCard(digitalCardID: "nope")
+        }
     }
 
     @Test func replenishmentBelowTheThresholdContinuesTheATCs() async throws {
@@ -94,7 +100,9 @@ import Wallet
         // The replenished keys pay at the issuer, after the first batch's.
         for stan in 1...3 {
             let data = try await IssuerRoundTripTests.pay(harness)
-            #expect(try await IssuerRoundTripTests.authorize(harness, data, stan: stan).response[.responseCode]?.text == "00")
+            #expect(
+                try await IssuerRoundTripTests.authorize(harness, data, stan: stan).response[.responseCode]?.text
+                    == "00")
         }
         #expect(try await manager.digitalCard(forID: card.digitalCardID)?.paymentKeyInfo.remainingKeys == 19)
     }

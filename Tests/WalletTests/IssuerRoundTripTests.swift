@@ -77,7 +77,8 @@ import Wallet
             try await manager.setWalletTransactionData([0x01], forDigitalCardID: visa.digitalCardID)
         }
         await #expect(throws: WalletError.invalidWalletTransactionData) {
-            try await manager.setWalletTransactionData([UInt8](repeating: 1, count: 15), forDigitalCardID: mastercard.digitalCardID)
+            try await manager.setWalletTransactionData(
+                [UInt8](repeating: 1, count: 15), forDigitalCardID: mastercard.digitalCardID)
         }
         #expect(try await manager.digitalCard(forID: mastercard.digitalCardID)?.walletTransactionData == nil)
     }

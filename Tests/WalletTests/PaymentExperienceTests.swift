@@ -55,7 +55,10 @@ import Wallet
         try await session.startEmulation()
         let result = await harness.tap(2_500)
         #expect(result.outcome.status == .onlineRequest)
-        #expect(await events.rest() == ["authenticationRequired", "authenticationCompleted", "posConnected", "transactionCompleted"])
+        #expect(
+            await events.rest() == [
+                "authenticationRequired", "authenticationCompleted", "posConnected", "transactionCompleted",
+            ])
         let manager = harness.wallet.digitalCardManager
         #expect(try await manager.defaultCard()?.digitalCardID == visa.digitalCardID)
         #expect(try await manager.digitalCard(forID: mastercard.digitalCardID)?.isDefaultCard == false)
@@ -78,7 +81,10 @@ import Wallet
         try await session.startEmulation()  // callable more than once
         let second = await harness.tap()
         #expect(second.outcome.status == .onlineRequest)
-        #expect(await events.rest() == ["authenticationRequired", "authenticationCompleted", "posConnected", "transactionCompleted"])
+        #expect(
+            await events.rest() == [
+                "authenticationRequired", "authenticationCompleted", "posConnected", "transactionCompleted",
+            ])
     }
 
     @Test func aReaderThatLosesThePhoneMidTransactionSeesPOSDisconnectedThenPaysOnTheNextTap() async throws {

@@ -103,7 +103,9 @@ import Wallet
         harness.phone.compromise(nil)
         var (later, more) = try await Self.authenticated(harness)
         harness.phone.compromise("hooking framework")
-        await #expect(throws: ContactlessPaymentSessionError.deviceEnvironmentUnsafe) { try await later.startEmulation() }
+        await #expect(throws: ContactlessPaymentSessionError.deviceEnvironmentUnsafe) {
+            try await later.startEmulation()
+        }
         #expect(await more.rest().last == "error:deviceEnvironmentUnsafe")
     }
 
@@ -168,11 +170,15 @@ import Wallet
         var virtualCard = try VirtualCard(applet: harness.field.applet)
         _ = virtualCard.receive(.powerOn)
         _ = virtualCard.receive(.command(CommandAPDU.selectPPSE.bytes))
-        _ = virtualCard.receive(.command(try CommandAPDU.select(name: [0xA0, 0x00, 0x00, 0x00, 0x03, 0x10, 0x10]).bytes))
+        _ = virtualCard.receive(
+            .command(try CommandAPDU.select(name: [0xA0, 0x00, 0x00, 0x00, 0x03, 0x10, 0x10]).bytes))
         let output = virtualCard.receive(.command([0x80, 0xA8]))
         let problem = try #require(output.problem)
         harness.field.handle(.frameRejected(problem))
-        #expect(await events.rest() == ["authenticationRequired", "authenticationCompleted", "posConnected", "error:transmissionError"])
+        #expect(
+            await events.rest() == [
+                "authenticationRequired", "authenticationCompleted", "posConnected", "error:transmissionError",
+            ])
     }
 
     @Test func sessionInvalidatedByTheSystem() async throws {
@@ -255,7 +261,9 @@ import Wallet
         _ = try await harness.channel.transmit(try .select(name: [0xA0, 0x00, 0x00, 0x00, 0x04, 0x10, 0x10]))
         for _ in 0..<300 {
             let ins = [0xA4, 0xA8, 0xAE, 0xB2, 0xCA, 0x2A, 0x20, 0x00].randomElement(using: &generator) ?? 0
-            let data = (0..<Int.random(in: 0...80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let data = (0..<Int.random(in: 0...80, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             let command = try CommandAPDU(
                 cla: ins == 0xA8 || ins == 0xAE || ins == 0xCA ? 0x80 : 0x00, ins: UInt8(ins),
                 p1: UInt8.random(in: 0...255, using: &generator), p2: UInt8.random(in: 0...3, using: &generator),

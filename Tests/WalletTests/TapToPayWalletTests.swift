@@ -33,7 +33,8 @@ import Wallet
             let funding = try #require(TestCards.card(.approve, scheme))
             let service = wallet.cardDigitizationService
             let eligibility = try await service.checkEligibility(
-                instrumentData: InstrumentData(fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
+                instrumentData: InstrumentData(
+                    fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
             let pending = try await service.digitizeCard(
                 withTNC: eligibility.termsAndConditions.accept(), eligibility: eligibility)
             let code = try #require(await outbox.lastCode(for: pending.digitizationID))

@@ -23,7 +23,8 @@ public struct IssuerWalletService: WalletIssuerService {
         do {
             let answer = try await service.checkEligibility(
                 EligibilityRequest(
-                    fundingPAN: instrument.fundingPAN, expiry: instrument.expiry, walletID: walletID, deviceID: deviceID))
+                    fundingPAN: instrument.fundingPAN, expiry: instrument.expiry, walletID: walletID, deviceID: deviceID
+                ))
             return EligibilityAcceptableData(
                 eligibilityID: answer.eligibilityID,
                 termsAndConditions: Wallet.TermsAndConditions(

@@ -62,7 +62,8 @@ public actor CardDigitizationService {
             walletTransactionData: nil, digitizedAt: now, ordinal: ordinal)
         // Personalise once now, so a token the wallet cannot emulate fails here rather than at the till.
         do {
-            _ = try record.makeCard(environment: CardEnvironment(now: configuration.clock, randomBytes: configuration.randomBytes))
+            _ = try record.makeCard(
+                environment: CardEnvironment(now: configuration.clock, randomBytes: configuration.randomBytes))
         } catch {
             throw WalletError(.cardNotSupported, "the token cannot be personalised: \(error.code)")
         }

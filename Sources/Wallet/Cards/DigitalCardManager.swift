@@ -80,7 +80,8 @@ public actor DigitalCardManager {
     /// data where the issuer reads it; nil removes it.
     /// - Throws: ``WalletError/Code/cardNotSupported`` for another scheme,
     ///   ``WalletError/Code/invalidWalletTransactionData`` for more than 14 bytes.
-    public func setWalletTransactionData(_ data: [UInt8]?, forDigitalCardID digitalCardID: String) async
+    public func setWalletTransactionData(_ data: [UInt8]?, forDigitalCardID digitalCardID: String)
+        async
         throws(WalletError)
     {
         guard let record = try await store.card(digitalCardID) else {
@@ -98,7 +99,8 @@ public actor DigitalCardManager {
             throw WalletError(.cardNotSupported, "wallet transaction data is for Mastercard cards only")
         }
         guard data.count <= 14 else {
-            throw WalletError(.invalidWalletTransactionData, "wallet transaction data is at most 14 bytes, not \(data.count)")
+            throw WalletError(
+                .invalidWalletTransactionData, "wallet transaction data is at most 14 bytes, not \(data.count)")
         }
     }
 

@@ -38,7 +38,8 @@ public final class CardEmulationField: Sendable {
     /// The system ended the card session (the app went to the background): the presenting session ends with
     /// ``ContactlessPaymentSessionError/Code/sessionInvalidated``.
     public func invalidate() {
-        slot.current?.fail(ContactlessPaymentSessionError(.sessionInvalidated, "the system invalidated the card session"))
+        slot.current?.fail(
+            ContactlessPaymentSessionError(.sessionInvalidated, "the system invalidated the card session"))
     }
 
     /// What a vpcd link reports, as the field sees it: a dropped connection or a frame that is no APDU is a

@@ -8,7 +8,9 @@ public struct ContactlessPaymentEventStream: AsyncSequence, Sendable {
     init(_ base: AsyncStream<Element>) { self.base = base }
 
     /// A stream and the continuation that feeds it: a session's own, or a test's.
-    public static func makeStream() -> (stream: ContactlessPaymentEventStream, continuation: AsyncStream<Element>.Continuation) {
+    public static func makeStream() -> (
+        stream: ContactlessPaymentEventStream, continuation: AsyncStream<Element>.Continuation
+    ) {
         let (stream, continuation) = AsyncStream<Element>.makeStream()
         return (ContactlessPaymentEventStream(stream), continuation)
     }

@@ -108,7 +108,8 @@ public actor ContactlessPaymentSession {
             throw ContactlessPaymentSessionError(.deviceEnvironmentUnsafe, reason)
         }
         guard wallet.sessions.claim(ObjectIdentifier(self)) else {
-            throw ContactlessPaymentSessionError(.sessionInProgress, "another payment session of this wallet is running")
+            throw ContactlessPaymentSessionError(
+                .sessionInProgress, "another payment session of this wallet is running")
         }
         holdsSlot = true
         let record = try await card(requestedID)
@@ -237,7 +238,8 @@ public actor ContactlessPaymentSession {
 
     private static func systemError(_ device: DeviceEnvironment) -> ContactlessPaymentSessionError? {
         if !device.isEligibleForContactless {
-            return ContactlessPaymentSessionError(.systemEligibilityFailed, "the device cannot make contactless payments")
+            return ContactlessPaymentSessionError(
+                .systemEligibilityFailed, "the device cannot make contactless payments")
         }
         if !device.nfcPermissionGranted {
             return ContactlessPaymentSessionError(.nfcPermissionNotAccepted, "the app may not use NFC")

@@ -52,6 +52,7 @@ public struct TransactionContext: Sendable, Hashable, CustomStringConvertible {
     /// `TransactionContext(A0000000041010, 12.34 EUR, purchase)`.
     public var description: String {
         let shown = currency.map { Amount(minorUnits: amount, currency: $0).formatted } ?? "\(amount) (\(currencyCode))"
-        return "TransactionContext(\(aid), \(shown), type \([transactionType].hexString)\(isTransit ? ", transit" : ""))"
+        return
+            "TransactionContext(\(aid), \(shown), type \([transactionType].hexString)\(isTransit ? ", transit" : ""))"
     }
 }

@@ -55,6 +55,7 @@ extension DigitalCardRecord: CustomStringConvertible, CustomReflectable {
 
     /// The same fields as ``description``.
     var customMirror: Mirror {
-        Mirror(self, children: ["maskedDPAN": maskedDPAN, "state": state, "keyCount": keys.count], displayStyle: .struct)
+        Mirror(
+            self, children: ["maskedDPAN": maskedDPAN, "state": state, "keyCount": keys.count], displayStyle: .struct)
     }
 }

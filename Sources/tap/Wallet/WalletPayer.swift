@@ -67,7 +67,8 @@ final class WalletPayer: Service, @unchecked Sendable {
             case .errorEncountered(let error):
                 lock.withLock { state.errors.append(error.code.description) }
                 if error.code == .noPaymentKeys, let card = try? await wallet.digitalCardManager.defaultCard() {
-                    _ = try? await wallet.replenishmentService.replenish(digitalCardID: card.digitalCardID, isForced: true)
+                    _ = try? await wallet.replenishmentService.replenish(
+                        digitalCardID: card.digitalCardID, isForced: true)
                 }
             case .posConnected, .posDisconnected: break
             }
