@@ -27,7 +27,9 @@ import Foundation
 /// the wallet's ``WalletConfiguration/maximumSessionDuration`` (60 s); an authentication is good for starting a
 /// transaction during ``WalletConfiguration/authenticationValidity``.
 ///
-/// When the session ends, the key its transaction used is gone from the wallet's store, so each key pays once.
+/// When the session ends, the key its transaction used is gone from the wallet's store, so each key pays once. A
+/// session waiting for the cardholder's authentication holds the wallet's one session until it is answered or
+/// ``cancel()``led: end sessions the app abandons with ``cancel()``.
 public actor ContactlessPaymentSession {
     /// The session's events; finishes after the last.
     public nonisolated let eventStream: ContactlessPaymentEventStream
@@ -145,6 +147,8 @@ public actor ContactlessPaymentSession {
         } catch {
             throw ContactlessPaymentSessionError(.unknown, "the card could not be personalised")
         }
+        // Cancelled while the store was read: nothing to start.
+        if ended { throw ContactlessPaymentSessionError(.cancelled, "the payment was cancelled") }
         digitalCardID = record.digitalCardID
         let core = SessionCore(
             card: card, profile: profile, events: continuation, clock: configuration.clock,
