@@ -59,6 +59,11 @@ import Wallet
             await events.rest() == [
                 "authenticationRequired", "authenticationCompleted", "posConnected", "transactionCompleted",
             ])
+        // Visa qVSDC: the context comes from the PDOL data of GET PROCESSING OPTIONS.
+        #expect(events.completed?.aid == "A0000000031010")
+        #expect(events.completed?.amount == 2_500)
+        #expect(events.completed?.currencyCode == 978)
+        #expect(events.completed?.scheme == .visa)
         let manager = harness.wallet.digitalCardManager
         #expect(try await manager.defaultCard()?.digitalCardID == visa.digitalCardID)
         #expect(try await manager.digitalCard(forID: mastercard.digitalCardID)?.isDefaultCard == false)

@@ -5,6 +5,8 @@ struct SessionEvents {
     private var iterator: ContactlessPaymentEventStream.AsyncIterator
     /// Every event read so far, by name.
     private(set) var names: [String] = []
+    /// The completed transaction's context, once read.
+    private(set) var completed: TransactionContext?
 
     init(_ session: ContactlessPaymentSession) { iterator = session.eventStream.makeAsyncIterator() }
 
@@ -12,6 +14,7 @@ struct SessionEvents {
     mutating func next() async -> ContactlessPaymentSession.Event? {
         let event = await iterator.next()
         if let event { names.append(Self.name(event)) }
+        if case .transactionCompleted(let context) = event { completed = context }
         return event
     }
 
