@@ -163,6 +163,9 @@ import Wallet
         await #expect(throws: WalletError.keychainError) { try await stranger.digitalCardManager.digitalCards() }
         // Under its own key it opens again (a restarted app).
         let reopened = DigitalWallet(configuration: harness.wallet.configuration)
-        #expect(try await reopened.digitalCardManager.digitalCards().map(\.digitalCardID) == [card.digitalCardID])
+        let cards = try await reopened.digitalCardManager.digitalCards()
+        #expect(cards.map(\.digitalCardID) == [card.digitalCardID])
+        // The payment's key stayed spent across the restart.
+        #expect(cards.first?.paymentKeyInfo.remainingKeys == card.paymentKeyInfo.remainingKeys - 1)
     }
 }
