@@ -1,7 +1,7 @@
 /// Where ``DigitizationService`` keeps its eligibility answers, pending digitizations and digitized tokens:
 /// ``InMemoryDigitizationStore`` here, the gateway's `SQLIssuerRepository` in SQL (tables `issuer_eligibilities`,
-/// `issuer_digitizations`, `issuer_digitized_tokens`). Each `update` is one unit of work (the row locked), so two calls on one record never both
-/// pass a check (code tries, the key high-water mark).
+/// `issuer_digitizations`, `issuer_digitized_tokens`). Each `update` is one unit of work (the row locked), so two
+/// calls on one record never both pass a check (code tries, the key high-water mark).
 public protocol DigitizationStore: Sendable {
     /// Adds an eligibility answer.
     func insertEligibility(_ record: EligibilityRecord) async throws(IssuerError)
