@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ApplePay", targets: ["ApplePay"]),
         .library(name: "TapToPay", targets: ["TapToPay"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "Wallet", targets: ["Wallet"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .library(name: "GatewayTesting", targets: ["GatewayTesting"]),
         .executable(name: "tap", targets: ["tap"]),
@@ -147,10 +148,17 @@ let package = Package(
             dependencies: ["TapToPay", "EMV", "GatewayAPI", "SmartCard"],
             swiftSettings: strictness
         ),
+        // The Thales-shaped issuer wallet SDK: digitization, digital cards, payment keys encrypted at rest, the
+        // contactless payment session whose card applet any SmartCard transport serves. Never links the issuer host.
+        .target(
+            name: "Wallet",
+            dependencies: ["EMV", "SmartCard", "CardEmulator", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictness
+        ),
         // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
         .target(
             name: "ContactlessTesting",
-            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer"],
+            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer", "Wallet"],
             swiftSettings: strictness
         ),
         // A whole gateway on a loopback port with onboarded merchants, for tests, `tap demo` and `tap bench`.
@@ -187,6 +195,8 @@ let package = Package(
                 "ContactlessTesting",
                 "GatewayTesting",
                 "TapToPay",
+                "Wallet",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -296,6 +306,14 @@ let package = Package(
             name: "TransactionTests",
             dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel"],
             resources: [.copy("Traces")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "WalletTests",
+            dependencies: [
+                "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting", "Gateway",
+                "GatewayAPI", "GatewayTesting", "ISO8583", "TapToPay", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

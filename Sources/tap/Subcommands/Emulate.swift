@@ -65,9 +65,12 @@ extension Tap {
         }
 
         /// `--vpcd` parsed.
-        func endpoint() throws -> VPCDEndpoint {
+        func endpoint() throws -> VPCDEndpoint { try Self.endpoint(parsing: vpcd) }
+
+        /// A `--vpcd` value parsed; a validation error naming what is wrong otherwise.
+        static func endpoint(parsing text: String) throws -> VPCDEndpoint {
             do {
-                return try VPCDEndpoint(parsing: vpcd)
+                return try VPCDEndpoint(parsing: text)
             } catch {
                 throw ValidationError(error.message)
             }
