@@ -66,6 +66,40 @@ struct SignatureMutationTests {
         _ = try await chain.decryptor(merchants: [fixture.identity], now: fixture.signingTime).decrypt(resigned)
     }
 
+    @Test("signed attributes sent out of DER order verify through the DER re-encoding; a changed one still fails")
+    func signedAttributesNotInDEROrder() async throws {
+        let fixture = RealTokenFixture.gala
+        let chain = try ThrowawayChain()
+        let resigned = try chain.resign(fixture.paymentData, at: fixture.signingTime)
+        var der = Array(try #require(Data(base64Encoded: resigned.signature)))
+        // The signed attributes: `[0]` (A0 len, or A0 81 len) holding SEQUENCEs, the first the contentType attribute.
+        let contentType: [UInt8] = [0x30, 0x18, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x03]
+        let first = try #require(der.indices.first { Array(der[$0...].prefix(contentType.count)) == contentType })
+        #expect(der[first - 2] == 0xA0 || (der[first - 3] == 0xA0 && der[first - 2] == 0x81))
+        let end = first + Int(der[first - 1])
+        var attributes: [[UInt8]] = []
+        var position = first
+        while position < end {
+            #expect(der[position] == 0x30 && der[position + 1] < 0x80)
+            let length = 2 + Int(der[position + 1])
+            attributes.append(Array(der[position..<(position + length)]))
+            position += length
+        }
+        #expect(attributes.count >= 3)
+        // The first attribute last: the same bytes and lengths, no longer in DER's SET OF order.
+        der.replaceSubrange(first..<end, with: (attributes.dropFirst() + [attributes[0]]).flatMap { $0 })
+        var reordered = resigned
+        reordered.signature = Data(der).base64EncodedString()
+        let decryptor = chain.decryptor(merchants: [try fixture.identity], now: fixture.signingTime)
+        _ = try await decryptor.decrypt(reordered)
+
+        // Out of order and one byte of the signing time changed: neither encoding verifies.
+        let signingTime = try #require(der.indices.first { der[$0] == 0x17 && der[$0 + 1] == 0x0D && $0 > first })
+        der[signingTime + 4] ^= 0x01
+        reordered.signature = Data(der).base64EncodedString()
+        await #expect(throws: ApplePayError.self) { try await decryptor.decrypt(reordered) }
+    }
+
     static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
         bytes.indices.contains { Array(bytes[$0...].prefix(part.count)) == part }
     }

@@ -123,11 +123,14 @@ public struct PaymentTokenDecryptor: Sendable {
                 code: .messageDigestMismatch, message: "the signed messageDigest does not match the token's fields")
         }
         let chain = try chains.chain(for: signature)
-        guard
-            chain.leaf.publicKey.isValidSignature(
-                signature.signature, for: signature.signedAttributesDER,
-                signatureAlgorithm: signature.signatureAlgorithm)
-        else {
+        // The signed attributes as received are checked first: signers send them in DER already, and only when
+        // that fails is the (slower) DER re-encoding of a BER sender tried.
+        let signed =
+            try chain.leafSigned(
+                signature.signature, over: signature.signedAttributesAsReceived, algorithm: signature.signatureAlgorithm)
+            || chain.leafSigned(
+                signature.signature, over: signature.signedAttributesDER(), algorithm: signature.signatureAlgorithm)
+        guard signed else {
             throw ApplePayError(code: .signatureInvalid, message: "the signature does not verify with the leaf key")
         }
         try chain.checkValidity(at: signingTime)

@@ -14,8 +14,11 @@ struct PaymentSignature {
     let signerIssuerDER: ArraySlice<UInt8>
     /// The serial number of the signer's certificate (INTEGER content).
     let signerSerial: ArraySlice<UInt8>
-    /// The signed attributes re-encoded as DER with the SET OF tag: the bytes the signature covers.
-    let signedAttributesDER: [UInt8]
+    /// The signed attributes as received, with the SET OF tag in place of `[0]`: the bytes the signature covers
+    /// when the sender encoded them in DER, as CMS asks (RFC 5652 §5.4).
+    let signedAttributesAsReceived: [UInt8]
+    /// The parsed signed attributes, for ``signedAttributesDER()``.
+    private let signedAttributes: ASN1Node
     /// The messageDigest attribute.
     let messageDigest: ArraySlice<UInt8>
     /// The signingTime attribute, when present.
@@ -36,9 +39,12 @@ struct PaymentSignature {
     static let sha256WithRSAOID: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 1, 11]
 
     /// Parses the BER (or DER) bytes of a ContentInfo holding a detached SignedData with one signer.
+    ///
+    /// The outline (ContentInfo, SignedData, the certificates) is walked with ``BEROutline``; only the small parts
+    /// the checks read are parsed with swift-asn1.
     init(ber bytes: [UInt8]) throws {
         do {
-            try self.init(root: BER.parse(bytes))
+            try self.init(bytes: bytes)
         } catch let error as ApplePayError {
             throw error
         } catch {
@@ -46,37 +52,48 @@ struct PaymentSignature {
         }
     }
 
-    private init(root: ASN1Node) throws {
-        let contentInfo = try Self.children(of: root, .sequence, "ContentInfo")
-        guard contentInfo.count == 2, try Self.oid(contentInfo[0]) == Self.signedDataOID else {
+    private init(bytes: [UInt8]) throws {
+        let root = try BEROutline.element(in: bytes, at: 0, limit: bytes.count)
+        guard root.end == bytes.count, root.identifier == 0x30 else {
+            throw Self.malformed("the ContentInfo is not the expected constructed value")
+        }
+        func node(_ element: BEROutline) throws -> ASN1Node { try BER.parse(Array(bytes[element.start..<element.end])) }
+        func children(_ element: BEROutline, _ identifier: UInt8, _ what: String) throws -> [BEROutline] {
+            guard element.identifier == identifier else {
+                throw Self.malformed("the \(what) is not the expected constructed value")
+            }
+            return try element.children(in: bytes)
+        }
+        let contentInfo = try children(root, 0x30, "ContentInfo")
+        guard contentInfo.count == 2, try Self.oid(node(contentInfo[0])) == Self.signedDataOID else {
             throw Self.malformed("the ContentInfo is not SignedData")
         }
-        let wrapper = try Self.children(of: contentInfo[1], .contextSpecific(0), "ContentInfo content")
+        let wrapper = try children(contentInfo[1], 0xA0, "ContentInfo content")
         guard wrapper.count == 1 else { throw Self.malformed("the ContentInfo content is not one SignedData") }
-        let signedData = try Self.children(of: wrapper[0], .sequence, "SignedData")
+        let signedData = try children(wrapper[0], 0x30, "SignedData")
         guard signedData.count >= 4 else { throw Self.malformed("the SignedData is missing fields") }
-        _ = try Self.integer(signedData[0])
-        for algorithm in try Self.children(of: signedData[1], .set, "digestAlgorithms") {
+        _ = try Self.integer(node(signedData[0]))
+        for algorithm in try Self.children(of: node(signedData[1]), .set, "digestAlgorithms") {
             try Self.checkSHA256(algorithm)
         }
-        let encapsulated = try Self.children(of: signedData[2], .sequence, "encapContentInfo")
+        let encapsulated = try Self.children(of: node(signedData[2]), .sequence, "encapContentInfo")
         guard encapsulated.count == 1, try Self.oid(encapsulated[0]) == Self.dataOID else {
             throw Self.malformed("the signature is not detached over id-data")
         }
         var index = 3
         var certificates: [ArraySlice<UInt8>] = []
-        if signedData[index].identifier == .contextSpecific(0) {
-            for certificate in try Self.children(of: signedData[index], .contextSpecific(0), "certificates") {
-                guard certificate.identifier == .sequence else {
+        if signedData[index].identifier == 0xA0 {
+            for certificate in try children(signedData[index], 0xA0, "certificates") {
+                guard certificate.identifier == 0x30 else {
                     throw Self.malformed("an entry of the certificates is not a certificate")
                 }
-                certificates.append(certificate.encodedBytes)
+                certificates.append(bytes[certificate.start..<certificate.end])
             }
             index += 1
         }
-        if index < signedData.count, signedData[index].identifier == .contextSpecific(1) { index += 1 }
+        if index < signedData.count, signedData[index].identifier == 0xA1 { index += 1 }
         guard index == signedData.count - 1 else { throw Self.malformed("the SignedData has unexpected fields") }
-        let signerInfos = try Self.children(of: signedData[index], .set, "signerInfos")
+        let signerInfos = try Self.children(of: node(signedData[index]), .set, "signerInfos")
         guard signerInfos.count == 1 else { throw Self.malformed("the SignedData has \(signerInfos.count) signers") }
         guard !certificates.isEmpty else { throw Self.malformed("the SignedData carries no certificates") }
         certificateDER = certificates
@@ -113,7 +130,10 @@ struct PaymentSignature {
         else { throw Self.malformed("the messageDigest attribute is missing") }
         messageDigest = digestBytes
         signingTime = try attributes[Self.signingTimeOID].map(Self.time)
-        signedAttributesDER = try DERReencoder.encode(signer[3], identifierOctets: [0x31])
+        signedAttributes = signer[3]
+        var received = Array(signer[3].encodedBytes)
+        received[0] = 0x31
+        signedAttributesAsReceived = received
 
         let signatureAlgorithm = try Self.children(of: signer[4], .sequence, "signatureAlgorithm")
         guard let algorithmOID = try signatureAlgorithm.first.map(Self.oid) else {
@@ -125,6 +145,12 @@ struct PaymentSignature {
         default: throw Self.malformed("the signature algorithm is neither ECDSA nor RSA with SHA-256")
         }
         signature = try Self.octets(signer[5])
+    }
+
+    /// The signed attributes re-encoded as DER with the SET OF tag: the bytes the signature covers when the sender
+    /// encoded them in BER.
+    func signedAttributesDER() throws -> [UInt8] {
+        try DERReencoder.encode(signedAttributes, identifierOctets: [0x31])
     }
 
     // MARK: - Node helpers
