@@ -139,6 +139,22 @@ struct PaymentTokenDecryptorErrorTests {
         }
     }
 
+    @Test("decryptWithoutReplayCheck verifies and decrypts like decrypt but records nothing")
+    func withoutReplayCheck() async throws {
+        let decryptor = try fixture.decryptor()
+        let paymentData = try fixture.paymentData
+        let first = try decryptor.decryptWithoutReplayCheck(paymentData)
+        let again = try decryptor.decryptWithoutReplayCheck(paymentData)
+        #expect(first.transactionIdentifier == again.transactionIdentifier)
+        // Nothing was recorded: the replay-checked path still takes the token once, then refuses it.
+        let checked = try await decryptor.decrypt(paymentData)
+        #expect(checked.payment.accountNumber.lastFour == first.payment.accountNumber.lastFour)
+        await #expect(throws: ApplePayError.tokenReplayed) { _ = try await decryptor.decrypt(paymentData) }
+        var tampered = paymentData
+        tampered.data = String(tampered.data.reversed())
+        #expect(throws: ApplePayError.self) { _ = try decryptor.decryptWithoutReplayCheck(tampered) }
+    }
+
     @Test("a token refused for another reason does not burn its transactionId")
     func refusedTokenNotRecorded() async throws {
         let decryptor = try fixture.decryptor(merchants: [RealTokenFixture.sepuka.identity])

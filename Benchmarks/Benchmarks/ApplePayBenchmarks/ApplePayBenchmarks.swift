@@ -27,6 +27,15 @@ let benchmarks: @Sendable () -> Void = {
             try await BenchmarkToken(source)
         }
 
+        // The same work without the replay store's `await`: a synchronous loop on one thread, like the floor's.
+        Benchmark("Apple Pay \(source.title): verify + decrypt, synchronous") { (benchmark, token: BenchmarkToken) in
+            for _ in benchmark.scaledIterations {
+                blackHole(try token.decryptor.decryptWithoutReplayCheck(token.paymentData))
+            }
+        } setup: {
+            try await BenchmarkToken(source)
+        }
+
         Benchmark("Apple Pay \(source.title): its cryptography alone") { (benchmark, crypto: TokenCryptography) in
             for _ in benchmark.scaledIterations {
                 blackHole(try crypto.run())

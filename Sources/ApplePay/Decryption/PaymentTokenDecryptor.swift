@@ -72,8 +72,21 @@ public struct PaymentTokenDecryptor: Sendable {
         try await decrypt(token.paymentData, applicationData: applicationData)
     }
 
-    /// Verifies and decrypts a token's `paymentData`.
+    /// Verifies and decrypts a token's `paymentData`, then records its transaction id in the replay store.
     public func decrypt(_ paymentData: PaymentData, applicationData: [UInt8]? = nil) async throws
+        -> VerifiedPaymentToken
+    {
+        let verified = try decryptWithoutReplayCheck(paymentData, applicationData: applicationData)
+        try await replayStore.record(
+            transactionId: paymentData.header.transactionId,
+            expiresAt: verified.signingTime.addingTimeInterval(signingTimeWindow))
+        return verified
+    }
+
+    /// Verifies and decrypts a token's `paymentData` like ``decrypt(_:applicationData:)-(PaymentData,_)`` but does not
+    /// record its transaction id, so the same token is accepted again: for callers that keep their own replay record
+    /// in the same transaction as the payment, and for benchmarks. Synchronous: no suspension point.
+    public func decryptWithoutReplayCheck(_ paymentData: PaymentData, applicationData: [UInt8]? = nil) throws
         -> VerifiedPaymentToken
     {
         let fields = try TokenFields(paymentData)
@@ -92,9 +105,6 @@ public struct PaymentTokenDecryptor: Sendable {
                 message: "the decrypted payload is not Apple's payment data JSON (at \(Self.codingPath(of: error)))")
         }
         let payment = try DecryptedPayment(payload: payload)
-        try await replayStore.record(
-            transactionId: paymentData.header.transactionId,
-            expiresAt: signingTime.addingTimeInterval(signingTimeWindow))
         return VerifiedPaymentToken(
             payment: payment, payload: payload, version: fields.version,
             transactionIdentifier: paymentData.header.transactionId, signingTime: signingTime,
