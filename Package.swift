@@ -161,11 +161,13 @@ let package = Package(
             dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer", "Wallet"],
             swiftSettings: strictness
         ),
-        // A whole gateway on a loopback port with onboarded merchants, for tests, `tap demo` and `tap bench`.
+        // A whole gateway on a loopback port with onboarded merchants (their servers are Terminal's gateway backend),
+        // for tests, `tap demo` and `tap bench`.
         .target(
             name: "GatewayTesting",
             dependencies: [
-                "EMV", "Gateway", "GatewayAPI", "Issuer", "CardEmulator", "SmartCard", "TapToPay", "ContactlessTesting",
+                "EMV", "Gateway", "GatewayAPI", "Issuer", "CardEmulator", "SmartCard", "TapToPay", "Terminal",
+                "ContactlessTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -195,6 +197,7 @@ let package = Package(
                 "ContactlessTesting",
                 "GatewayTesting",
                 "TapToPay",
+                "Terminal",
                 "Wallet",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

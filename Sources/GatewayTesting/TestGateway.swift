@@ -9,6 +9,7 @@ import Issuer
 public import Logging
 public import SmartCard
 public import TapToPay
+public import Terminal
 
 /// The real gateway on a live loopback port (SQLite, the in-process issuer with the test cards, a hand-moved
 /// clock), and what a merchant's server does around a `PaymentCardReader`: onboard merchants and users, issue
@@ -59,10 +60,9 @@ public struct TestGateway: Sendable {
     public func token(
         _ merchant: TestMerchant, user: String? = nil, allowsRelinking: Bool = false, lifetime: Int? = nil
     ) async throws -> PaymentCardReader.Token {
-        let request = ReaderTokenRequest(
-            userId: user ?? merchant.adminId, allowsRelinking: allowsRelinking, lifetime: lifetime)
-        let token = try await call(ReaderToken.self, .post, "/v1/reader-tokens", merchant, body: request)
-        return PaymentCardReader.Token(rawValue: try token.get().token)
+        let token = try await server(merchant).readerToken(
+            for: user ?? merchant.adminId, allowsRelinking: allowsRelinking, lifetime: lifetime)
+        return PaymentCardReader.Token(rawValue: token.token)
     }
 
     /// A merchant whose admin linked the account through a reader, with an admin token.
@@ -108,6 +108,11 @@ public struct TestGateway: Sendable {
 
     // MARK: - The merchant's server
 
+    /// `merchant`'s server: Terminal's ``GatewayMerchantBackend`` with its API key, on this gateway's transport.
+    public func server(_ merchant: TestMerchant) -> GatewayMerchantBackend {
+        GatewayMerchantBackend(transport: transport, apiKey: merchant.apiKey, userID: merchant.adminId)
+    }
+
     /// `POST /v1/payments` with the read's sealed card data, as the merchant's server (API key).
     public func authorize(
         _ read: PaymentCardReadResult, minorUnits: Int, for merchant: TestMerchant, kind: PaymentKind? = nil,
@@ -116,14 +121,15 @@ public struct TestGateway: Sendable {
         let body = CreatePaymentRequest(
             cardData: try read.sealedCardData(), amount: minorUnits, currency: "EUR", kind: kind,
             verificationReason: reason)
-        return try await call(Payment.self, .post, "/v1/payments", merchant, body: body)
+        return try await Self.answer { try await server(merchant).authorizePayment(body) }
     }
 
     /// `POST /v1/payments/{id}/pin` with a PIN capture's result.
     public func submitPIN(
         _ capture: PaymentCardReadResult, payment: String, for merchant: TestMerchant
     ) async throws -> Result<Payment, GatewayAPIError> {
-        try await call(Payment.self, .post, "/v1/payments/\(payment)/pin", merchant, body: try capture.pinSubmission())
+        let submission = try capture.pinSubmission()
+        return try await Self.answer { try await server(merchant).submitPIN(submission, paymentID: payment) }
     }
 
     /// `POST /v1/refunds`: a card-present refund of a refund read.
@@ -132,19 +138,16 @@ public struct TestGateway: Sendable {
     ) async throws -> Result<Refund, GatewayAPIError> {
         let body = CreateRefundRequest(
             amount: minorUnits, reason: "returned", cardData: try read.sealedCardData(), currency: "EUR")
-        return try await call(Refund.self, .post, "/v1/refunds", merchant, body: body)
+        return try await Self.answer { try await server(merchant).refund(body) }
     }
 
-    /// One API call with the merchant's API key: the decoded answer or the problem's error.
-    private func call<T: Decodable>(
-        _ type: T.Type, _ method: GatewayRequest.Method, _ path: String, _ merchant: TestMerchant, body: some Encodable
-    ) async throws -> Result<T, GatewayAPIError> {
-        let response = try await transport.send(
-            GatewayRequest(
-                method: method, path: path, bearer: merchant.apiKey, body: try JSONEncoder.gatewayAPI.encode(body)))
-        let data = try await response.collect()
-        if (200..<300).contains(response.status) { return .success(try JSONDecoder.gatewayAPI.decode(T.self, from: data)) }
-        return .failure(try JSONDecoder.gatewayAPI.decode(Problem.self, from: data).error)
+    /// The PSP's answer, its problems as a failure for tests to check; anything else thrown.
+    private static func answer<T>(_ call: () async throws -> T) async throws -> Result<T, GatewayAPIError> {
+        do {
+            return .success(try await call())
+        } catch let problem as GatewayAPIError {
+            return .failure(problem)
+        }
     }
 }
 

@@ -14,8 +14,7 @@ struct ConfigurationTests {
     func readerTypes() async throws {
         try await TestGateway.with { gateway in
             let merchant = try await gateway.merchant()
-            let backend = GatewayMerchantBackend(
-                transport: gateway.transport, apiKey: merchant.apiKey, userID: merchant.adminId)
+            let backend = gateway.server(merchant)
             let withoutNFC = ReaderSDK(
                 configuration: .init(
                     deviceID: "old-phone", gateway: gateway.transport, backend: backend, tapToPayInterface: nil))
@@ -208,8 +207,7 @@ struct ConfigurationTests {
     func secretsStayHidden() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withShop { shop in
-                let backend = GatewayMerchantBackend(
-                    transport: gateway.transport, apiKey: shop.merchant.apiKey, userID: shop.merchant.adminId)
+                let backend = gateway.server(shop.merchant)
                 var dumped = ""
                 dump(backend, to: &dumped)
                 dump(shop.sdk.configuration, to: &dumped)

@@ -21,8 +21,7 @@ struct ExternalReaderTests {
             let sdk = ReaderSDK(
                 configuration: .init(
                     deviceID: "till-with-reader", gateway: gateway.transport,
-                    backend: GatewayMerchantBackend(
-                        transport: gateway.transport, apiKey: merchant.apiKey, userID: merchant.adminId),
+                    backend: gateway.server(merchant),
                     tapToPayInterface: nil, clock: gateway.clock.function))
             try await TerminalEvents.record(sdk) { events in
                 try await sdk.configureReaderTypes([.external])

@@ -32,9 +32,17 @@ public struct GatewayMerchantBackend: MerchantBackend, CustomStringConvertible, 
         Mirror(self, children: ["userID": userID, "tokenLifetime": tokenLifetime as Any], displayStyle: .struct)
     }
 
-    /// `POST /v1/reader-tokens`.
+    /// `POST /v1/reader-tokens` for this backend's user, with its token lifetime.
     public func readerToken() async throws -> ReaderToken {
-        try await post("/v1/reader-tokens", ReaderTokenRequest(userId: userID, lifetime: tokenLifetime))
+        try await readerToken(for: userID, lifetime: tokenLifetime)
+    }
+
+    /// `POST /v1/reader-tokens` for any user of the merchant: a staff user's token, or one that may relink.
+    public func readerToken(for userID: String, allowsRelinking: Bool = false, lifetime: Int? = nil) async throws
+        -> ReaderToken
+    {
+        try await post(
+            "/v1/reader-tokens", ReaderTokenRequest(userId: userID, allowsRelinking: allowsRelinking, lifetime: lifetime))
     }
 
     /// `POST /v1/payments`.

@@ -1,16 +1,19 @@
 import EMV
 import Foundation
-import TapToPay
+public import TapToPay
 
 /// What a read's general card data says that a receipt shows: the AID, the application's label, and the CVM the
 /// card reported. Nothing secret is in it (the reader leaves the PAN and track data out).
-struct CardSummary: Sendable, Hashable {
-    var applicationIdentifier: String?
-    var applicationLabel: String?
-    var cardholderVerification: CardholderVerificationMethod
+public struct CardSummary: Sendable, Hashable {
+    /// The selected application's AID in hex.
+    public var applicationIdentifier: String?
+    /// The application's label (printable ASCII), when the card gave one.
+    public var applicationLabel: String?
+    /// The CVM the card reported (CVM results, 9F34); ``CardholderVerificationMethod/unknown`` without them.
+    public var cardholderVerification: CardholderVerificationMethod
 
     /// Reads `result`'s general card data; what is missing or malformed stays unknown.
-    init(_ result: PaymentCardReadResult) {
+    public init(_ result: PaymentCardReadResult) {
         applicationIdentifier = result.applicationTypeIdentifier
         applicationLabel = nil
         cardholderVerification = .unknown

@@ -2,6 +2,7 @@ import EMV
 import Foundation
 import GatewayAPI
 import TapToPay
+import Terminal
 
 /// What `tap demo` shows about a checkout, as data: text for people, JSON (`--json`) for scripts. Card data appears
 /// only as the PSP returns it (BIN and last four); the reader's sealed data and PIN block never do.
@@ -87,7 +88,7 @@ struct CheckoutReport: Encodable {
                 merchant: merchant, date: Self.receiptDate(date), card: card ?? "card",
                 entryMode: payment.card?.entryMode ?? "contactless", aid: aid,
                 amount: amount.formatted,
-                verification: pin != nil ? "PIN verified online by the issuer" : Self.verification(Self.cvmResults(read)),
+                verification: pin != nil ? "PIN verified online by the issuer" : Self.verification(CardSummary(read).cardholderVerification),
                 approvalCode: payment.issuer?.approvalCode, reference: payment.id)
         } else {
             let code = payment.issuer?.responseCode
@@ -97,23 +98,14 @@ struct CheckoutReport: Encodable {
         }
     }
 
-    /// The CVM results (9F34) from the read's non-secret data, when the card gave them.
-    private static func cvmResults(_ read: PaymentCardReadResult) -> [UInt8]? {
-        guard let base64 = read.generalCardData, let bytes = Data(base64Encoded: base64),
-            let objects = try? TLV.parse(Array(bytes))
-        else { return nil }
-        return objects.first(.cvmResults).map { Array($0.value) }
-    }
-
-    /// The CVM the reader performed, from CVM results byte 1 (EMV Book 3, C3).
-    private static func verification(_ cvmResults: [UInt8]?) -> String {
-        switch cvmResults?.first.map({ $0 & 0x3F }) {
-        case 0x02: "PIN verified online"
-        case 0x1E: "signature"
-        case 0x1F: "no cardholder verification needed"
-        case 0x01, 0x04: "PIN verified by the card"
-        case nil: "none recorded by the card"
-        case let code?: String(format: "CVM code %02X", code)
+    /// The CVM the card reported, as the receipt says it.
+    private static func verification(_ method: CardholderVerificationMethod) -> String {
+        switch method {
+        case .onlinePIN: "PIN verified online"
+        case .signature: "signature"
+        case .noCVM: "no cardholder verification needed"
+        case .consumerDevice: "verified on the cardholder's phone"
+        case .unknown: "none recorded by the card"
         }
     }
 

@@ -43,7 +43,7 @@ extension TestGateway {
     ) async throws {
         let merchant = try await { if let merchant { return merchant } else { return try await self.merchant() } }()
         let requests = CountingTransport(base: transport)
-        let server = GatewayMerchantBackend(transport: transport, apiKey: merchant.apiKey, userID: merchant.adminId)
+        let server = self.server(merchant)
         let interface = LoopbackInterface(pinPad: pinPad)
         let sdk = ReaderSDK(
             configuration: ReaderSDK.Configuration(
