@@ -135,11 +135,14 @@ public struct PaymentTokenDecryptor: Sendable {
         let chain = try chains.chain(for: signature)
         // The signed attributes as received are checked first: signers send them in DER already, and only when
         // that fails is the (slower) DER re-encoding of a BER sender tried.
+        let key = chain.leaf.publicKey
         let signed =
-            try chain.leafSigned(
-                signature.signature, over: signature.signedAttributesAsReceived, algorithm: signature.signatureAlgorithm)
-            || chain.leafSigned(
-                signature.signature, over: signature.signedAttributesDER(), algorithm: signature.signatureAlgorithm)
+            try key.isValidSignature(
+                signature.signature, for: signature.signedAttributesAsReceived,
+                signatureAlgorithm: signature.signatureAlgorithm)
+            || key.isValidSignature(
+                signature.signature, for: signature.signedAttributesDER(),
+                signatureAlgorithm: signature.signatureAlgorithm)
         guard signed else {
             throw ApplePayError(code: .signatureInvalid, message: "the signature does not verify with the leaf key")
         }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SwiftASN1
 import X509
@@ -22,26 +21,6 @@ final class CertificateChainVerifier: @unchecked Sendable {
         let leaf: Certificate
         let intermediate: Certificate
         let root: Certificate
-        /// The leaf's key as a P-256 verifying key, made once per chain rather than per token; nil for RSA.
-        let leafP256Key: P256.Signing.PublicKey?
-
-        init(leaf: Certificate, intermediate: Certificate, root: Certificate) {
-            self.leaf = leaf
-            self.intermediate = intermediate
-            self.root = root
-            leafP256Key = P256.Signing.PublicKey(leaf.publicKey)
-        }
-
-        /// Whether `signature` (DER ECDSA, or RSA PKCS #1 v1.5) by the leaf's key verifies over `bytes`.
-        func leafSigned(
-            _ signature: [UInt8], over bytes: [UInt8], algorithm: Certificate.SignatureAlgorithm
-        ) -> Bool {
-            if algorithm == .ecdsaWithSHA256, let key = leafP256Key {
-                guard let ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-                return key.isValidSignature(ecdsa, for: SHA256.hash(data: bytes))
-            }
-            return leaf.publicKey.isValidSignature(signature, for: bytes, signatureAlgorithm: algorithm)
-        }
 
         /// Checks that each certificate was valid at `signingTime`.
         func checkValidity(at signingTime: Date) throws {
