@@ -45,24 +45,13 @@ struct Checkout: Sendable {
             let interface = LoopbackInterface { _ in .entered(TestCards.pin) }
             let reader = gateway.reader(deviceID: "demo-iphone", interface: interface)
             let events = EventLog()
-            return try await withThrowingTaskGroup(of: CheckoutReport?.self) { group in
-                group.addTask {
-                    for await event in reader.events {
-                        events.append(event)
-                        show(.event(event))
-                    }
-                    return nil
-                }
-                group.addTask {
-                    try await sell(
-                        gateway: gateway, merchant: merchant, token: token, reader: reader, interface: interface,
-                        events: events)
-                }
-                defer { group.cancelAll() }
-                while let report = try await group.next() {
-                    if let report { return report }
-                }
-                throw CommandFailure("the checkout ended without a result")
+            return try await reader.watchingEvents { event in
+                events.append(event)
+                show(.event(event))
+            } during: {
+                try await sell(
+                    gateway: gateway, merchant: merchant, token: token, reader: reader, interface: interface,
+                    events: events)
             }
         }
     }

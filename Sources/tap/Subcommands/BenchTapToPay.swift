@@ -54,41 +54,30 @@ extension Tap.Bench {
                 let (merchant, token) = try await gateway.linkedMerchant()
                 let interface = LoopbackInterface()
                 let reader = gateway.reader(deviceID: "bench-iphone", interface: interface)
-                return try await withThrowingTaskGroup(of: Result?.self) { group in
-                    // The app's event loop: events are drained, as a UI would, so they do not pile up.
-                    group.addTask {
-                        for await _ in reader.events {}
-                        return nil
+                // The app's event loop drains the events, as a UI would.
+                return try await reader.watchingEvents {
+                    let session = try await reader.prepare(using: token)
+                    let card = try gateway.card(.approve, .visa, keyCount: count + warmup + 8)
+                    let request = PaymentCardTransactionRequest(amount: price.decimalValue, currencyCode: "EUR")
+                    var purchases = LatencySamples(), reads = LatencySamples(), authorizations = LatencySamples()
+                    var approved = 0
+                    let clock = ContinuousClock()
+                    for index in 0..<(count + warmup) {
+                        let start = clock.now
+                        await interface.tap(card.channel)
+                        let read = try await session.readPaymentCard(request)
+                        let readDone = clock.now
+                        let payment = try await gateway.authorize(read, minorUnits: price.minorUnits, for: merchant)
+                        let end = clock.now
+                        guard index >= warmup else { continue }
+                        purchases.record(end - start)
+                        reads.record(readDone - start)
+                        authorizations.record(end - readDone)
+                        if case .success(let payment) = payment, payment.status == .succeeded { approved += 1 }
                     }
-                    group.addTask {
-                        let session = try await reader.prepare(using: token)
-                        let card = try gateway.card(.approve, .visa, keyCount: count + warmup + 8)
-                        let request = PaymentCardTransactionRequest(amount: price.decimalValue, currencyCode: "EUR")
-                        var purchases = LatencySamples(), reads = LatencySamples(), authorizations = LatencySamples()
-                        var approved = 0
-                        let clock = ContinuousClock()
-                        for index in 0..<(count + warmup) {
-                            let start = clock.now
-                            await interface.tap(card.channel)
-                            let read = try await session.readPaymentCard(request)
-                            let readDone = clock.now
-                            let payment = try await gateway.authorize(read, minorUnits: price.minorUnits, for: merchant)
-                            let end = clock.now
-                            guard index >= warmup else { continue }
-                            purchases.record(end - start)
-                            reads.record(readDone - start)
-                            authorizations.record(end - readDone)
-                            if case .success(let payment) = payment, payment.status == .succeeded { approved += 1 }
-                        }
-                        return Result(
-                            purchases: count, approved: approved, purchase: purchases.summary(), read: reads.summary(),
-                            authorize: authorizations.summary(), targetMedianMs: 10)
-                    }
-                    defer { group.cancelAll() }
-                    while let result = try await group.next() {
-                        if let result { return result }
-                    }
-                    throw CommandFailure("the benchmark ended without a result")
+                    return Result(
+                        purchases: count, approved: approved, purchase: purchases.summary(), read: reads.summary(),
+                        authorize: authorizations.summary(), targetMedianMs: 10)
                 }
             }
             if json { return try printJSON(result) }
