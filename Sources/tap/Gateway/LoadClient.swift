@@ -13,7 +13,17 @@ struct LoadClient: Sendable {
 
         /// Whether the body holds `needle` byte for byte (the API's JSON has no spaces, keys sorted).
         func contains(_ needle: [UInt8]) -> Bool {
-            Array(body.readableBytesView).firstRange(of: needle) != nil
+            // Over the bytes in place: the generic search on a copy cost 2 % of the load's CPU.
+            body.withUnsafeReadableBytes { haystack in
+                needle.withUnsafeBytes { needle in
+                    guard let base = haystack.baseAddress, let pattern = needle.baseAddress, !needle.isEmpty,
+                        haystack.count >= needle.count
+                    else { return needle.isEmpty }
+                    return (0...(haystack.count - needle.count)).contains { offset in
+                        haystack[offset] == needle[0] && memcmp(base + offset, pattern, needle.count) == 0
+                    }
+                }
+            }
         }
     }
 

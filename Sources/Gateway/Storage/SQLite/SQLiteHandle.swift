@@ -6,8 +6,7 @@ import VaporCSQLite
 /// ``SQLiteStorage`` used sqlite-nio's connection, which runs every statement on a thread pool and resumes the
 /// caller afterwards: two thread hand-offs per statement, on the path that SQLite's one writer makes serial. With
 /// some twenty statements per authorization those hand-offs, not SQLite, bounded the gateway's rate. A statement
-/// takes microseconds, so running it where the caller is costs less than handing it off; only the commit, which
-/// waits for the disk, still goes to a thread pool (``SQLiteStorage``).
+/// takes microseconds, so running it where the caller is (``SQLiteThread``) costs less than handing it off.
 ///
 /// Not thread-safe by itself: ``SQLiteStorage`` calls it only while holding its lock (``SQLiteCommitGroup``).
 final class SQLiteHandle: @unchecked Sendable {

@@ -1,5 +1,4 @@
 import Logging
-import NIOPosix
 import ServiceLifecycle
 
 /// The embedded database: one SQLite file (WAL journal; a commit is on disk before it is acknowledged), or an
@@ -11,9 +10,11 @@ import ServiceLifecycle
 /// commits at once. A statement run outside a transaction joins the group the same way. The commit itself does not
 /// wait for the disk (`synchronous=NORMAL`): ``SQLiteWALSync`` syncs the WAL after the lock is given up, and each
 /// member returns once that sync covers its commit — as durable as `synchronous=FULL`, without holding the
-/// connection for the fsync. Inside
-/// ``transaction(_:)`` use only the executor it passes: calling the storage itself there would wait for the lock the
-/// transaction holds.
+/// connection for the fsync. Everything under the lock runs on one thread of its own (``SQLiteThread``), so the lock
+/// passes from member to member without waiting behind the rest of the process's tasks. Statement journals stay in
+/// memory (`temp_store=MEMORY`): each member's savepoint journals the pages it changes, and on disk that was a
+/// `pwrite` per page. Inside ``transaction(_:)`` use only the executor it passes: calling the storage itself there
+/// would wait for the lock the transaction holds.
 public final class SQLiteStorage: SQLDatabase {
     /// Always ``SQLDialect/sqlite``.
     public let dialect = SQLDialect.sqlite
@@ -46,7 +47,9 @@ public final class SQLiteStorage: SQLDatabase {
         }
         let storage = SQLiteStorage(handle: handle, inMemory: path == nil)
         // NORMAL: the commit does not fsync; SQLiteWALSync does, before anyone is told it committed.
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"] {
+        for pragma in [
+            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA temp_store=MEMORY",
+        ] {
             try storage.execute(pragma, [])
         }
         return storage
@@ -115,37 +118,13 @@ public final class SQLiteStorage: SQLDatabase {
     /// Runs `member` under the lock inside the commit group's transaction and returns its outcome once the group is
     /// committed. `member` (told whether it began the group) returns its own failure when it left the transaction
     /// intact (undone to its savepoint); when it throws, the whole group is rolled back and fails with that error
-    /// (for the first member that is just its own rollback).
+    /// (for the first member that is just its own rollback). Everything under the lock runs on ``SQLiteThread``;
+    /// the wait for the disk does not.
     private func grouped<Value: Sendable>(
         awaitingDisk: Bool = true, _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
     ) async throws -> Value {
-        await group.acquire()
-        let first = !(await group.isOpen)
-        if first {
-            do {
-                try execute("BEGIN IMMEDIATE", [])
-            } catch {
-                await group.release()
-                throw error
-            }
-            await group.opened()
-        }
-        let outcome: Swift.Result<Value, any Error>
-        do {
-            outcome = try await member(first)
-        } catch {
-            await endGroup(commit: false, failure: error)
-            throw error
-        }
-        let committed: Swift.Result<UInt64, any Error>
-        if await group.memberFinished() {
-            committed = await endGroup(commit: true, failure: nil)
-        } else {
-            do {
-                committed = .success(try await group.handOverAndAwaitCommit())
-            } catch {
-                committed = .failure(error)
-            }
+        let (outcome, committed) = await withTaskExecutorPreference(SQLiteThread.shared) {
+            await self.runInGroup(member)
         }
         // On disk before anyone hears of it; the lock is free meanwhile.
         do {
@@ -158,6 +137,39 @@ public final class SQLiteStorage: SQLDatabase {
         return try outcome.get()
     }
 
+    /// ``grouped(awaitingDisk:_:)`` up to the commit: `member`'s outcome, and the group's commit (its sequence
+    /// number) or the error it failed with.
+    private func runInGroup<Value: Sendable>(
+        _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
+    ) async -> (outcome: Swift.Result<Value, any Error>, committed: Swift.Result<UInt64, any Error>) {
+        await group.acquire()
+        let first = !group.isOpen
+        if first {
+            do {
+                try execute("BEGIN IMMEDIATE", [])
+            } catch {
+                group.release()
+                return (.failure(error), .failure(error))
+            }
+            group.opened()
+        }
+        let outcome: Swift.Result<Value, any Error>
+        do {
+            outcome = try await member(first)
+        } catch {
+            await endGroup(commit: false, failure: error)
+            return (.failure(error), .failure(error))
+        }
+        if group.memberFinished() {
+            return (outcome, await endGroup(commit: true, failure: nil))
+        }
+        do {
+            return (outcome, .success(try await group.handOverAndAwaitCommit()))
+        } catch {
+            return (outcome, .failure(error))
+        }
+    }
+
     /// Commits (or, with `commit` false, rolls back) the group's transaction, tells its waiting members, and gives
     /// up the lock; returns the commit's sequence number for ``SQLiteWALSync``, or the error the group failed with.
     @discardableResult
@@ -167,15 +179,15 @@ public final class SQLiteStorage: SQLDatabase {
             outcome = .failure(failure)
         } else {
             do {
-                try await self.commit()
+                try self.commit()
                 outcome = .success(await walSync.didCommit())
             } catch {
                 outcome = .failure(error)
             }
         }
         if case .failure = outcome { _ = try? execute("ROLLBACK", []) }
-        await group.closed(outcome)
-        await group.release()
+        group.closed(outcome)
+        group.release()
         return outcome
     }
 
@@ -183,20 +195,20 @@ public final class SQLiteStorage: SQLDatabase {
     public func run() async throws {
         try? await gracefulShutdown()
         await group.acquire()
-        if await group.isOpen {
+        if group.isOpen {
             // A group's member handed the lock to us: its members wait for this commit.
             do {
-                try await commit()
-                await group.closed(.success(await walSync.didCommit()))
+                try commit()
+                group.closed(.success(await walSync.didCommit()))
             } catch {
                 _ = try? execute("ROLLBACK", [])
-                await group.closed(.failure(error))
+                group.closed(.failure(error))
             }
         }
         // No sync may run on a closed connection: finish them (and let their waiters go) first.
         try? await walSync.waitUntilAllDurable()
         handle.close()
-        await group.release()
+        group.release()
     }
 
     /// Runs one statement on the connection, in place, without the lock (callers hold it).
@@ -212,10 +224,10 @@ public final class SQLiteStorage: SQLDatabase {
         }
     }
 
-    /// Commits on a thread of NIO's pool: the commit writes the WAL and now and then checkpoints it (syncing the
-    /// files), which must not hold up one of the few threads that run Swift's tasks.
-    fileprivate func commit() async throws {
-        try await NIOThreadPool.singleton.runIfActive { try self.execute("COMMIT", []) }
+    /// Commits in place, on ``SQLiteThread``: the commit writes the WAL and now and then checkpoints it (syncing the
+    /// files), which blocks that thread only, not one of the few that run Swift's other tasks.
+    fileprivate func commit() throws {
+        try execute("COMMIT", [])
     }
 
     /// The executor a transaction's body gets: the storage's connection without taking the lock again.
