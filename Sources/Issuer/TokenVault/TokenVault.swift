@@ -106,7 +106,10 @@ public struct TokenVault: Sendable {
 
     /// The token of `dpan`; nil when the vault has none.
     public func token(for dpan: PAN) async throws(IssuerError) -> DeviceToken? {
-        try await tokens.token(keys.keyedHash(of: dpan))
+        // The vault issues DPANs only inside its token BINs: a PAN outside them is a card's, no lookup needed (one
+        // database read fewer on every card payment).
+        guard ranges.contains(where: { dpan.digits.hasPrefix($0.tokenPrefix) }) else { return nil }
+        return try await tokens.token(keys.keyedHash(of: dpan))
     }
 
     /// The funding card account of `dpan`; nil when the vault or the account is missing.

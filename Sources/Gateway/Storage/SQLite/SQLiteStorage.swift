@@ -14,7 +14,8 @@ import ServiceLifecycle
 /// passes from member to member without waiting behind the rest of the process's tasks. Statement journals stay in
 /// memory (`temp_store=MEMORY`): each member's savepoint journals the pages it changes, and on disk that was a
 /// `pwrite` per page. Inside ``transaction(_:)`` use only the executor it passes: calling the storage itself there
-/// would wait for the lock the transaction holds.
+/// would wait for the lock the transaction holds. The WAL is checkpointed every 10,000 pages rather than SQLite's
+/// 1,000 (a hot page written by many commits is copied back once), and the page cache holds 32 MiB.
 public final class SQLiteStorage: SQLDatabase {
     /// Always ``SQLDialect/sqlite``.
     public let dialect = SQLDialect.sqlite
@@ -49,6 +50,7 @@ public final class SQLiteStorage: SQLDatabase {
         // NORMAL: the commit does not fsync; SQLiteWALSync does, before anyone is told it committed.
         for pragma in [
             "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA temp_store=MEMORY",
+            "PRAGMA wal_autocheckpoint=10000", "PRAGMA cache_size=-32768",
         ] {
             try storage.execute(pragma, [])
         }
