@@ -26,6 +26,13 @@ final class SQLiteCommitGroup: Sendable {
         /// Members waiting for the group's commit; they learn its sequence number (``SQLiteWALSync``).
         var awaitingCommit: [CheckedContinuation<UInt64, any Error>] = []
 
+        /// Takes the lock if it is free.
+        mutating func take() -> Bool {
+            guard !locked else { return false }
+            locked = true
+            return true
+        }
+
         /// Gives the lock up, or passes it straight to the next waiter (returned, to be resumed outside the mutex).
         mutating func release() -> CheckedContinuation<Void, Never>? {
             if lockWaiters.isEmpty {
@@ -40,20 +47,11 @@ final class SQLiteCommitGroup: Sendable {
 
     /// Takes the lock, first come first served.
     func acquire() async {
-        let taken = state.withLock { state in
-            guard state.locked else {
-                state.locked = true
-                return true
-            }
-            return false
-        }
-        if taken { return }
+        // A free lock is taken without suspending; otherwise queue, unless it came free meanwhile.
+        if state.withLock({ $0.take() }) { return }
         await withCheckedContinuation { continuation in
             let taken = state.withLock { state in
-                guard state.locked else {
-                    state.locked = true
-                    return true
-                }
+                if state.take() { return true }
                 state.lockWaiters.append(continuation)
                 return false
             }
