@@ -23,6 +23,8 @@ final class SQLiteHandle: @unchecked Sendable {
     /// Prepared statements by SQL text; the gateway's statements are a fixed set.
     private var statements: [String: OpaquePointer] = [:]
     private static let initialization = NSLock()
+    /// How long a statement waits for another connection's write lock before SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
     nonisolated(unsafe) private static var initialized = false
 
     /// Opens (creating if needed) the file at `path`, or an in-memory database for nil.
@@ -41,6 +43,9 @@ final class SQLiteHandle: @unchecked Sendable {
             throw Failure(code: result, message: "cannot open the database")
         }
         database = handle
+        // Another process's write transaction (`tap merchant …` beside a running `tap serve`) is waited for rather
+        // than failing at once with SQLITE_BUSY; both sides hold the write lock for milliseconds.
+        sqlite_nio_sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
     }
 
     deinit { close() }
