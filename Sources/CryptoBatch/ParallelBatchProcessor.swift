@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Answers large runs of request lines on several threads, keeping the answers in input order.
 ///
@@ -19,9 +20,9 @@ public final class ParallelBatchProcessor {
     /// Answers every line of `lines`, which must be whole lines (each ending with a newline), and hands the
     /// answers to `write` in order.
     ///
-    /// A large run is cut into several parts per worker, dealt out in turn (worker `w` answers parts `w`,
-    /// `w + workers`, …): requests of one kind tend to come in long stretches, and a heavy stretch (cryptograms)
-    /// next to a light one (padding) left one worker idle while the other finished when each had one half.
+    /// A large run is cut into several parts per worker, which the workers take one at a time as they finish the
+    /// last: requests of one kind tend to come in long stretches, and a heavy stretch (cryptograms) next to a
+    /// light one (padding) left one worker idle while the other finished when parts were dealt out in advance.
     public func process(
         lines: UnsafeBufferPointer<UInt8>,
         write: (UnsafeBufferPointer<UInt8>) throws -> Void
@@ -35,25 +36,27 @@ public final class ParallelBatchProcessor {
             return
         }
         let workers = min(processors.count, parts.count)
-        // Where each part's answers end in its worker's output.
-        var ends = [Int](repeating: 0, count: parts.count)
-        ends.withUnsafeMutableBufferPointer { ends in
-            let shared = UnsafeSendable((processors, lines, ends))
+        // Which worker answered each part, and where in that worker's output its answers lie.
+        var answers = [PartAnswers](repeating: PartAnswers(), count: parts.count)
+        let nextPart = Atomic<Int>(0)
+        answers.withUnsafeMutableBufferPointer { answers in
+            let shared = UnsafeSendable((processors, lines, answers))
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let (processors, lines, ends) = shared.value
-                for part in stride(from: worker, to: parts.count, by: workers) {
-                    processors[worker].consume(UnsafeBufferPointer(rebasing: lines[parts[part]]))
-                    ends[part] = processors[worker].output.count
+                let (processors, lines, answers) = shared.value
+                let processor = processors[worker]
+                while true {
+                    let part = nextPart.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard part < parts.count else { break }
+                    let start = processor.output.count
+                    processor.consume(UnsafeBufferPointer(rebasing: lines[parts[part]]))
+                    answers[part] = PartAnswers(worker: worker, range: start..<processor.output.count)
                 }
             }
         }
-        var starts = [Int](repeating: 0, count: workers)
-        for part in parts.indices {
-            let worker = part % workers
-            try processors[worker].output.withBytes { output in
-                try write(UnsafeBufferPointer(rebasing: output[starts[worker]..<ends[part]]))
+        for part in answers {
+            try processors[part.worker].output.withBytes { output in
+                try write(UnsafeBufferPointer(rebasing: output[part.range]))
             }
-            starts[worker] = ends[part]
         }
         for worker in 0..<workers { processors[worker].output.removeAll() }
     }
@@ -93,6 +96,12 @@ public final class ParallelBatchProcessor {
     /// Parts per worker in a large run: enough to even out stretches of heavy and light requests, few enough
     /// that the per-part cost (a write each) stays negligible.
     private static let partsPerWorker = 16
+}
+
+/// Where the answers to one part of a run are: a range of one worker's output.
+private struct PartAnswers {
+    var worker = 0
+    var range = 0..<0
 }
 
 /// Hands values to concurrent work that touches disjoint parts of them (here: one processor and one part of the

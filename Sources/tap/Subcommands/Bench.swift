@@ -16,6 +16,7 @@ extension Tap {
     /// benchmarks live in the nested `Benchmarks` package.
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "bench",
             abstract: "Measure throughput against a baseline taken in the same run.",
             subcommands: [TDES.self, PCSCPurchases.self, GatewayLoad.self, TapToPayPurchases.self]
         )

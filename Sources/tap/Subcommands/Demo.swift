@@ -6,6 +6,7 @@ extension Tap {
     /// Runs the main job on embedded defaults.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "A merchant checkout on Tap to Pay, in process: test card, reader, PSP gateway, issuer host.",
             discussion: """
                 Starts a gateway in this process (SQLite in a temporary directory, the issuer host with the test \

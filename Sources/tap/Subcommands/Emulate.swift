@@ -11,6 +11,7 @@ extension Tap {
     /// Serves a test card to PC/SC applications as a virtual smart card on vsmartcard's vpcd.
     struct Emulate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "emulate",
             abstract: "Be a payment card in vsmartcard's virtual reader, for any PC/SC application to read.",
             discussion: """
                 Personalises a card profile and connects it to vpcd (the virtual reader driver of pcscd) at \

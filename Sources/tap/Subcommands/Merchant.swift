@@ -57,7 +57,10 @@ private let cliActor = "cli"
 
 extension Tap.MerchantCommand {
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a merchant with a new card acceptor id.")
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Create a merchant with a new card acceptor id."
+        )
 
         @Option(help: "The trading name.") var name: String
         @Option(help: "ISO 3166-1 alpha-2 country, e.g. DE.") var country: String
@@ -85,7 +88,10 @@ extension Tap.MerchantCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the merchants with their users and API keys.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the merchants with their users and API keys."
+        )
 
         @OptionGroup var store: GatewayStoreOptions
 
@@ -125,10 +131,14 @@ extension Tap.MerchantCommand {
 
     struct User: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "user",
             abstract: "Manage a merchant's users.", subcommands: [Add.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a user (admin or staff) to a merchant.")
+            static let configuration = CommandConfiguration(
+                commandName: "add",
+                abstract: "Add a user (admin or staff) to a merchant."
+            )
 
             @Option(help: "The merchant id (mer_…).") var merchant: String
             @Option(help: "The user's email address.") var email: String
@@ -151,11 +161,14 @@ extension Tap.MerchantCommand {
 
     struct Key: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "key",
             abstract: "Manage a merchant's API keys.", subcommands: [Create.self])
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Create an API key; its secret is printed this once and stored only hashed.")
+                commandName: "create",
+                abstract: "Create an API key; its secret is printed this once and stored only hashed."
+            )
 
             @Option(help: "The merchant id (mer_…).") var merchant: String
             @OptionGroup var store: GatewayStoreOptions

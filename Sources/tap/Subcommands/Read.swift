@@ -8,6 +8,7 @@ extension Tap {
     /// Runs one purchase on the reader kernel with the card in a PC/SC reader.
     struct Read: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "read",
             abstract: "Run a contactless purchase on the EMV reader kernel with the card in a PC/SC reader.",
             discussion: """
                 Waits for a card in the reader (any reader unless --reader is given), runs one purchase with the \

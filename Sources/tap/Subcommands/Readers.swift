@@ -6,6 +6,7 @@ extension Tap {
     /// Lists the PC/SC readers with whether a card is present and its ATR.
     struct Readers: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "readers",
             abstract: "List the PC/SC readers, whether a card is in each, and its ATR.",
             discussion: """
                 Talks to pcscd through libpcsclite, loaded at run time (Debian: apt-get install libpcsclite1 pcscd). \

@@ -9,6 +9,7 @@ extension Tap {
     /// Runs the gateway: the PSP's HTTP API with the issuer host in the same process (or a separate one).
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Run the gateway (the PSP's HTTP API) with the issuer host in the same process.",
             discussion: """
                 Keeps a SQLite database and the key file (keys.json, mode 0600, generated on first start) under \

@@ -26,6 +26,7 @@ extension Tap.WalletCommand {
     /// Digitizes a test card at the in-process issuer and pays with it through vpcd, session after session.
     struct Pay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pay",
             abstract: "Digitize a test card into a wallet and serve its payment sessions to pcscd through vpcd.",
             discussion: """
                 Runs the issuer in process, digitizes the approving test card of --card (eligibility, Terms and \
