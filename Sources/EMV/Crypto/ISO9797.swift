@@ -72,11 +72,18 @@ public enum ISO9797 {
                 throw CryptoError(.invalidKeyLength, "MAC algorithm 3 takes a 16-byte key, not \(key.keyLength)")
             }
             let mac = key.withCipher { cipher in
-                var chain: UInt64 = 0
+                // The chain stays in IP's domain (see `RawCipher.permutedIn`); IP(0) = 0.
+                var l: UInt32 = 0
+                var r: UInt32 = 0
                 forEachBlock(of: data, padding: padding) { block in
-                    chain = cipher.desEncrypt(chain ^ block, cipher.k1)
+                    let (bl, br) = cipher.permutedIn(block)
+                    l ^= bl
+                    r ^= br
+                    cipher.desEncryptPermuted(&l, &r, cipher.k1)
                 }
-                return cipher.desEncrypt(cipher.desDecrypt(chain, cipher.k2), cipher.k1)
+                cipher.desDecryptPermuted(&l, &r, cipher.k2)
+                cipher.desEncryptPermuted(&l, &r, cipher.k1)
+                return cipher.permutedOut(l, r)
             }
             return truncate(mac, length)
         }
@@ -119,11 +126,16 @@ public enum ISO9797 {
     /// The last CBC block (zero IV) over the padded data, under the whole key.
     static func cbcMAC(key: TDESKey, data: [UInt8], padding: Padding) -> UInt64 {
         key.withCipher { cipher in
-            var chain: UInt64 = 0
+            // The chain stays in IP's domain (see `RawCipher.permutedIn`); IP(0) = 0.
+            var l: UInt32 = 0
+            var r: UInt32 = 0
             forEachBlock(of: data, padding: padding) { block in
-                chain = cipher.encrypt(chain ^ block)
+                let (bl, br) = cipher.permutedIn(block)
+                l ^= bl
+                r ^= br
+                cipher.encryptPermuted(&l, &r)
             }
-            return chain
+            return cipher.permutedOut(l, r)
         }
     }
 

@@ -114,13 +114,46 @@ public struct TDESKey: Sendable {
 
         @inline(__always) @usableFromInline
         func encrypt(_ block: UInt64) -> UInt64 {
-            var (l, r) = DESEngine.initialPermutation(block, tables)
+            var (l, r) = permutedIn(block)
+            encryptPermuted(&l, &r)
+            return permutedOut(l, r)
+        }
+
+        /// The block's initial permutation: the form ``encryptPermuted(_:_:)`` works on.
+        ///
+        /// IP is linear (IP(a ⊕ b) = IP(a) ⊕ IP(b)) and undoes FP, so a CBC chain can stay permuted from block to
+        /// block: only the data blocks are permuted, off the chain's critical path, and FP runs once at the end.
+        @inline(__always) @usableFromInline
+        func permutedIn(_ block: UInt64) -> (UInt32, UInt32) {
+            DESEngine.initialPermutation(block, tables)
+        }
+
+        /// The block whose initial permutation is (l, r).
+        @inline(__always) @usableFromInline
+        func permutedOut(_ l: UInt32, _ r: UInt32) -> UInt64 {
+            DESEngine.finalPermutation(l, r, tables)
+        }
+
+        /// Encrypts a permuted block in place (see ``permutedIn(_:)``).
+        @inline(__always) @usableFromInline
+        func encryptPermuted(_ l: inout UInt32, _ r: inout UInt32) {
             DESEngine.encryptRounds(&l, &r, k1, sp)
             if !single {
                 DESEngine.decryptRounds(&l, &r, k2, sp)
                 DESEngine.encryptRounds(&l, &r, k3, sp)
             }
-            return DESEngine.finalPermutation(l, r, tables)
+        }
+
+        /// Single DES encryption of a permuted block under one of the key's parts.
+        @inline(__always) @usableFromInline
+        func desEncryptPermuted(_ l: inout UInt32, _ r: inout UInt32, _ schedule: UnsafePointer<UInt32>) {
+            DESEngine.encryptRounds(&l, &r, schedule, sp)
+        }
+
+        /// Single DES decryption of a permuted block under one of the key's parts.
+        @inline(__always) @usableFromInline
+        func desDecryptPermuted(_ l: inout UInt32, _ r: inout UInt32, _ schedule: UnsafePointer<UInt32>) {
+            DESEngine.decryptRounds(&l, &r, schedule, sp)
         }
 
         @inline(__always) @usableFromInline
@@ -158,18 +191,6 @@ public struct TDESKey: Sendable {
             }
             DESEngine.rounds2(&l, &r, &l2, &r2, k1, sp, decrypt: true)
             return (DESEngine.finalPermutation(l, r, tables), DESEngine.finalPermutation(l2, r2, tables))
-        }
-
-        /// Single DES encryption under one of the key's parts (`k1`, `k2` or `k3`).
-        @inline(__always) @usableFromInline
-        func desEncrypt(_ block: UInt64, _ schedule: UnsafePointer<UInt32>) -> UInt64 {
-            DESEngine.des(block, schedule, tables, encrypt: true)
-        }
-
-        /// Single DES decryption under one of the key's parts.
-        @inline(__always) @usableFromInline
-        func desDecrypt(_ block: UInt64, _ schedule: UnsafePointer<UInt32>) -> UInt64 {
-            DESEngine.des(block, schedule, tables, encrypt: false)
         }
     }
 }
