@@ -23,7 +23,7 @@ public struct CardDataPayload: Sendable, Hashable, Codable, CustomStringConverti
 
     /// Creates a payload.
     public init(
-        readId: UUID = UUID(), deviceId: String, merchantId: String, createdAt: Date,
+        readId: UUID = .timeOrdered(), deviceId: String, merchantId: String, createdAt: Date,
         authorization: CardAuthorizationData, pinBlock: [UInt8]? = nil
     ) {
         self.readId = readId

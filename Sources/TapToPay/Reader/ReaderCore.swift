@@ -169,7 +169,7 @@ actor ReaderCore {
             case (.onlineRequest, let data?) where outcome.cardholderVerification == .onlinePIN && !isRefund:
                 // The kernel chose online PIN (the card's CVM rules): the PIN goes with the read, in one request.
                 emit(.removeCard)
-                let readID = UUID()
+                let readID = UUID.timeOrdered()
                 let now = environment.clock()
                 let block = try await enterPIN(
                     on: interface, readID: readID.uuidString.lowercased(), pan: data.pan,
@@ -364,7 +364,7 @@ actor ReaderCore {
     /// read and remembers its PAN for a PIN capture within 55 s.
     private func seal(
         _ data: AuthorizationData, label: String?, plan: ReadPlan, prepared: Prepared,
-        outcome: PaymentCardReadResult.ReadOutcome, readID: UUID = UUID(), pinBlock: [UInt8]? = nil
+        outcome: PaymentCardReadResult.ReadOutcome, readID: UUID = .timeOrdered(), pinBlock: [UInt8]? = nil
     ) throws -> PaymentCardReadResult {
         let now = environment.clock()
         let payload = CardDataPayload(

@@ -17,9 +17,10 @@ extension Tap.Bench {
                 Starts a gateway in this process on a free loopback port with a fresh data directory (durable \
                 SQLite, the in-process issuer), onboards a merchant and prepares a device over HTTP, then measures \
                 over keep-alive HTTP/1.1 connections: (a) GET /health closed-loop with --connections workers for \
-                --seconds (the framework's ceiling); (b) POST /v1/payments (each with its own Idempotency-Key, as \
-                an SDK sends) closed-loop, the same way, after a 1 s warm-up; (c) POST /v1/payments open-loop at \
-                --rate per second for --seconds, latency measured from when each request was due. Every \
+                --seconds (the framework's ceiling); (b) POST /v1/payments (each with its own time-ordered \
+                (UUIDv7) Idempotency-Key, as an SDK sends) closed-loop, the same way, after a 1 s warm-up; (c) \
+                POST /v1/payments open-loop at --rate per second for --seconds, latency measured from when each \
+                request was due. Every \
                 authorization unseals HPKE card data, sends an ISO 8583 0100 to the issuer (ARQC verified) and \
                 commits to disk before it is answered. Each worker taps its own load-test card (0.01 EUR a tap), so \
                 its ATCs reach the issuer in order; taps are made and sealed before each phase. Every payment must \
@@ -132,7 +133,7 @@ extension Tap.Bench {
             do {
                 let answer = try await client.send(
                     .POST, "/v1/payments",
-                    headers: [("Authorization", bearer), ("Idempotency-Key", UUID().uuidString)], body: body)
+                    headers: [("Authorization", bearer), ("Idempotency-Key", UUID.timeOrdered().uuidString)], body: body)
                 if answer.status == 201, answer.contains(succeeded) { return nil }
                 if let problem = try? JSONDecoder().decode(Problem.self, from: Data(answer.body.readableBytesView)) {
                     return problem.code

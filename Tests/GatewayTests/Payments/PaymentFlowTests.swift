@@ -67,6 +67,23 @@ struct PaymentFlowTests {
         }
     }
 
+    @Test("payment ids carry their creation time first, so they sort (and index) in creation order")
+    func idsSortByCreation() async throws {
+        try await LiveGateway.with(.sqlite) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let tapper = try gateway.tapper(card)
+            var ids: [String] = []
+            for _ in 0..<3 {
+                ids.append(try await gateway.pay(tapper, minorUnits: 100).decoded(Payment.self).id)
+                try await Task.sleep(for: .milliseconds(2))  // ids made in the same millisecond have no order
+            }
+            #expect(ids == ids.sorted() && Set(ids).count == 3, "\(ids)")
+            // prefix, 9 time characters, 20 random ones, from one alphabet without 0, 1, l and o
+            let alphabet = Set("23456789abcdefghijkmnpqrstuvwxyz")
+            #expect(ids.allSatisfy { $0.hasPrefix("pay_") && $0.count == 33 && $0.dropFirst(4).allSatisfy(alphabet.contains) })
+        }
+    }
+
     @Test("declines carry the issuer's reason", arguments: TestDatabases.kinds)
     func declines(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
