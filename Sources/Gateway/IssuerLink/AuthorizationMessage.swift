@@ -216,8 +216,9 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
 
     /// Track 2 as field 35 carries it: the digits with `=` for the separator, without the pad nibble.
     static func field35(_ track2: Track2EquivalentData) -> String {
-        var text = track2.bytes.hexString.replacingOccurrences(of: "D", with: "=")
-        while text.hasSuffix("F") { text.removeLast() }
-        return text
+        var text = Array(track2.bytes.hexString.utf8)
+        while text.last == UInt8(ascii: "F") { text.removeLast() }
+        // Bytes rather than `replacingOccurrences`: Foundation's bridge cost 2 % of the SQLite thread's time.
+        return String(decoding: text.map { $0 == UInt8(ascii: "D") ? UInt8(ascii: "=") : $0 }, as: UTF8.self)
     }
 }

@@ -123,7 +123,7 @@ struct PaymentService: Sendable {
                 pinBlock: pinBlock)
             let message = try token.map { try authorization.tokenRequest($0) } ?? authorization.request()
             let reversal = try AuthorizationMessage.reversal(of: message).encoded(using: .contactless)
-            record.stan = String(format: "%06d", reference.stan)
+            record.stan = AuthorizationMessage.digits(reference.stan, width: 6)
             record.rrn = reference.rrn
             record.terminalID = reference.terminalID
             record.reversalMessage = keys.seal(reversal, authenticating: Array(record.payment.id.utf8))

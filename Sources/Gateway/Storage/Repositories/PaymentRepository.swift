@@ -213,14 +213,22 @@ extension PaymentRepository {
         // RETURNING gives the incremented value; the STAN used is the one before it.
         let next = try device.integer("next_stan")
         let stan = next == 1 ? 999_999 : next - 1
-        let stanText = String(format: "%06d", stan)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        // This runs inside the payment's transaction (under SQLite's lock): no `String(format:)`, no calendar made.
+        let calendar = Self.utcCalendar
         let year = calendar.component(.year, from: date) % 10
         let day = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
         let hour = calendar.component(.hour, from: date)
+        let rrn = String(year) + AuthorizationMessage.digits(day, width: 3) + AuthorizationMessage.digits(hour, width: 2)
+            + AuthorizationMessage.digits(stan, width: 6)
         return PaymentService.MessageReference(
-            stan: stan, rrn: String(format: "%d%03d%02d", year, day, hour) + stanText,
+            stan: stan, rrn: rrn,
             terminalID: try device.text("terminal_id"), cardAcceptorID: try merchant.text("card_acceptor_id"))
     }
+
+    /// The Gregorian calendar in UTC, for retrieval reference numbers.
+    private static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        return calendar
+    }()
 }
