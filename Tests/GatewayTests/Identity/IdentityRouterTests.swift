@@ -22,6 +22,8 @@ struct IdentityRouterTests {
                 let cases: [(HTTPFields, HTTPResponse.Status, String)] = [
                     ([:], .unauthorized, "unauthorized"),
                     ([.authorization: "Basic Zm9vOmJhcg=="], .unauthorized, "unauthorized"),
+                    ([.authorization: "Bearer"], .unauthorized, "unauthorized"),
+                    ([.authorization: "Bearer-\(token)"], .unauthorized, "unauthorized"),
                     (.bearer("not-a-jwt"), .unauthorized, "invalidReaderToken"),
                     (.bearer("sk_unknown"), .unauthorized, "unauthorized"),
                     (.bearer(revokedSecret.value), .unauthorized, "unauthorized"),
@@ -31,6 +33,10 @@ struct IdentityRouterTests {
                     #expect(response.status == status)
                     #expect(response.problem?.code == code)
                 }
+                // The scheme in any case; spaces and tabs around the credential do not count.
+                let spaced = try await client.execute(
+                    uri: "/v1/account-links", method: .get, headers: [.authorization: "bEaReR \t\(token) \t"])
+                #expect(spaced.status == .ok)
                 fixture.clock.advance(by: 60)
                 let expired = try await client.execute(uri: "/v1/account-links", method: .get, headers: .bearer(token))
                 #expect(expired.status == .unauthorized)
