@@ -197,16 +197,16 @@ extension PaymentRepository {
     func nextReference(
         deviceId: String, merchantId: String, date: Date, on executor: any SQLExecutor
     ) async throws -> PaymentService.MessageReference {
+        // One statement for both (every authorization runs it, holding the database's lock).
         guard
             let device = try await executor.query(
                 """
                 UPDATE devices SET next_stan = CASE WHEN next_stan >= 999999 THEN 1 ELSE next_stan + 1 END
-                WHERE id = $1 RETURNING terminal_id, next_stan
-                """, [.text(deviceId)]
+                WHERE id = $1
+                RETURNING terminal_id, next_stan, (SELECT card_acceptor_id FROM merchants WHERE id = $2) AS acceptor
+                """, [.text(deviceId), .text(merchantId)]
             ).first,
-            let merchant = try await executor.query(
-                "SELECT card_acceptor_id FROM merchants WHERE id = $1", [.text(merchantId)]
-            ).first
+            let cardAcceptorID = try device.optionalText("acceptor")
         else {
             throw GatewayAPIError(code: .forbidden, message: "the device was not prepared for this merchant")
         }
@@ -222,7 +222,7 @@ extension PaymentRepository {
             + AuthorizationMessage.digits(stan, width: 6)
         return PaymentService.MessageReference(
             stan: stan, rrn: rrn,
-            terminalID: try device.text("terminal_id"), cardAcceptorID: try merchant.text("card_acceptor_id"))
+            terminalID: try device.text("terminal_id"), cardAcceptorID: cardAcceptorID)
     }
 
     /// The Gregorian calendar in UTC, for retrieval reference numbers.
