@@ -45,6 +45,14 @@ extension Tap {
             }
             let workers = jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
             let processor = ParallelBatchProcessor(workers: max(1, workers))
+            if let input = MappedInput.standardInput() {
+                try input.forEachRound(of: Self.roundSize) { lines in
+                    try processor.process(lines: lines, write: Self.write)
+                } last: { line in
+                    try processor.finish(lastLine: line, write: Self.write)
+                }
+                return
+            }
             let reader = DispatchQueue(label: "tap.crypto.batch.reader")
             let nextRead = DispatchGroup()
             var current = InputRound(capacity: Self.roundSize)
