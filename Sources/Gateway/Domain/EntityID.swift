@@ -1,7 +1,7 @@
 import Foundation
 
 /// Generates the gateway's public identifiers: a type prefix, the creation time and random characters, e.g.
-/// `pay_1k3v9x2ab…`, so an id says what it names, can't be guessed or enumerated, and sorts by creation time.
+/// `pay_2dk7xq4ra…`, so an id says what it names, can't be guessed or enumerated, and sorts by creation time.
 ///
 /// Why the time: ids are primary keys and index keys (payments, the audit log by entity). Random keys put every
 /// insert on a different B-tree leaf, and each such page is written again to the WAL at commit and to the database
