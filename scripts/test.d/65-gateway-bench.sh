@@ -17,6 +17,7 @@ o = r["openLoop"]
 print(f"tap bench gateway: {r['machine']['cores']} cores, {r['seconds']} s per phase, {r['connections']} connections")
 print(f"  GET /health closed loop       {r['healthPerSecond']:9.0f} requests/s")
 print(f"  POST /v1/payments closed loop {r['authorizationsPerSecond']:9.0f} authorizations/s  p50 {r['p50Ms']:.2f} ms  p99 {r['p99Ms']:.2f} ms  ({r['ratio'] * 100:.1f}% of /health)")
+print(f"  CPU per request (whole process, load generator included): /health {r['healthCPUMicroseconds']:.0f} µs, authorization {r['authorizationCPUMicroseconds']:.0f} µs")
 print(f"  POST /v1/payments open loop {o['rate']:.0f}/s: p50 {o['p50Ms']:.2f} ms  p99 {o['p99Ms']:.2f} ms  max {o['maxMs']:.2f} ms  ({o['requests']} requests)")
 for t in r["targets"]:
     print(f"  target {t['name']} {t['target']}: {t['value']:.2f} {'met' if t['pass'] else 'MISSED'}")

@@ -42,6 +42,10 @@ struct GatewayBenchReport: Encodable {
     var p99Ms: Double
     /// Authorizations per second over `/health` requests per second, same run, same connections.
     var ratio: Double
+    /// The process's CPU time (server, issuer and load generator) per `/health` request and per authorization in
+    /// the closed loops, in µs: on a shared VM these vary far less than the rates do.
+    var healthCPUMicroseconds: Double
+    var authorizationCPUMicroseconds: Double
     var openLoop: OpenLoop
     var failures: Failures
     /// Closed-loop workers that ran out of pre-made taps before the end (their rate undercounts the server).
@@ -75,6 +79,8 @@ struct GatewayBenchReport: Encodable {
             "  POST /v1/payments, closed loop:      \(rate(authorizationsPerSecond)) authorizations/s "
                 + "(\(authorizations)), p50 \(ms(p50Ms)), p99 \(ms(p99Ms)); "
                 + String(format: "%.1f%%", ratio * 100) + " of /health",
+            "  CPU per request (whole process, load generator included): /health "
+                + String(format: "%.0f µs, authorization %.0f µs", healthCPUMicroseconds, authorizationCPUMicroseconds),
             "  POST /v1/payments, open loop \(Int(openLoop.rate))/s:  p50 \(ms(openLoop.p50Ms)), "
                 + "p99 \(ms(openLoop.p99Ms)), max \(ms(openLoop.maxMs)) (\(openLoop.requests) requests, "
                 + "\(openLoop.workers) workers)",

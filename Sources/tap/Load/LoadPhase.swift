@@ -12,6 +12,8 @@ struct LoadPhase: Sendable {
     var latencies = LatencySamples()
     /// Wall time from the start to the last answer.
     var elapsed: Duration = .zero
+    /// CPU time the whole process (server, issuer and load generator, all threads) used meanwhile.
+    var cpu: Duration = .zero
     /// Workers that ran out of pre-made requests before the end.
     var exhaustedWorkers = 0
 
@@ -22,6 +24,18 @@ struct LoadPhase: Sendable {
     }
 
     var failureCount: Int { failures.values.reduce(0, +) }
+
+    /// Microseconds of the process's CPU time per answer: steadier than rates on a shared machine, whose CPUs run
+    /// at whatever speed its neighbours leave them.
+    var cpuMicrosecondsPerRequest: Double {
+        let micros = Double(cpu.components.seconds) * 1e6 + Double(cpu.components.attoseconds) / 1e12
+        return completed > 0 ? micros / Double(completed) : 0
+    }
+
+    /// The process's CPU time so far (all threads).
+    static func processCPUTime() -> Duration {
+        .microseconds(Int64(clock()) * 1_000_000 / Int64(CLOCKS_PER_SEC))  // C's clock(): all threads, in µs
+    }
 
     mutating func merge(_ other: LoadPhase) {
         completed += other.completed
@@ -43,6 +57,7 @@ struct LoadPhase: Sendable {
     ) async -> LoadPhase {
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = processCPUTime()
         let deadline = start + duration
         return await withTaskGroup(of: LoadPhase.self) { group in
             for worker in 0..<workers {
@@ -64,6 +79,7 @@ struct LoadPhase: Sendable {
             var total = LoadPhase()
             for await phase in group { total.merge(phase) }
             total.elapsed = clock.now - start
+            total.cpu = processCPUTime() - cpuStart
             return total
         }
     }

@@ -159,7 +159,8 @@ extension Tap.Bench {
                 machine: .init(cores: ProcessInfo.processInfo.activeProcessorCount), seconds: seconds,
                 connections: connections, healthPerSecond: health.perSecond, authorizations: closed.completed,
                 authorizationsPerSecond: closed.perSecond, p50Ms: closedSummary.p50Ms, p99Ms: closedSummary.p99Ms,
-                ratio: ratio,
+                ratio: ratio, healthCPUMicroseconds: health.cpuMicrosecondsPerRequest,
+                authorizationCPUMicroseconds: closed.cpuMicrosecondsPerRequest,
                 openLoop: .init(
                     rate: schedule.rate, workers: schedule.workers, requests: open.completed, p50Ms: openSummary.p50Ms,
                     p99Ms: openSummary.p99Ms, maxMs: openSummary.maxMs),
