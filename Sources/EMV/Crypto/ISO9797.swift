@@ -72,13 +72,7 @@ public enum ISO9797 {
                 throw CryptoError(.invalidKeyLength, "MAC algorithm 3 takes a 16-byte key, not \(key.keyLength)")
             }
             let mac = key.withCipher { cipher in
-                // The chain stays in IP's domain (see `RawCipher.permutedIn`); IP(0) = 0.
-                var l: UInt32 = 0
-                var r: UInt32 = 0
-                forEachBlock(of: data, padding: padding) { block in
-                    let (bl, br) = cipher.permutedIn(block)
-                    l ^= bl
-                    r ^= br
+                var (l, r) = permutedChain(cipher, data: data, padding: padding) { l, r in
                     cipher.desEncryptPermuted(&l, &r, cipher.k1)
                 }
                 cipher.desDecryptPermuted(&l, &r, cipher.k2)
@@ -126,17 +120,27 @@ public enum ISO9797 {
     /// The last CBC block (zero IV) over the padded data, under the whole key.
     static func cbcMAC(key: TDESKey, data: [UInt8], padding: Padding) -> UInt64 {
         key.withCipher { cipher in
-            // The chain stays in IP's domain (see `RawCipher.permutedIn`); IP(0) = 0.
-            var l: UInt32 = 0
-            var r: UInt32 = 0
-            forEachBlock(of: data, padding: padding) { block in
-                let (bl, br) = cipher.permutedIn(block)
-                l ^= bl
-                r ^= br
-                cipher.encryptPermuted(&l, &r)
-            }
+            let (l, r) = permutedChain(cipher, data: data, padding: padding) { l, r in cipher.encryptPermuted(&l, &r) }
             return cipher.permutedOut(l, r)
         }
+    }
+
+    /// The CBC chain (zero IV) over the padded data with `encrypt` as the block cipher, left in IP's domain (see
+    /// `RawCipher.permutedIn`: IP(0) = 0, and each data block is permuted off the chain's critical path).
+    @inline(__always)
+    private static func permutedChain(
+        _ cipher: TDESKey.RawCipher, data: [UInt8], padding: Padding,
+        _ encrypt: (inout UInt32, inout UInt32) -> Void
+    ) -> (UInt32, UInt32) {
+        var l: UInt32 = 0
+        var r: UInt32 = 0
+        forEachBlock(of: data, padding: padding) { block in
+            let (bl, br) = cipher.permutedIn(block)
+            l ^= bl
+            r ^= br
+            encrypt(&l, &r)
+        }
+        return (l, r)
     }
 
     /// Calls `body` with each 8-byte block of the padded data, without building the padded copy.

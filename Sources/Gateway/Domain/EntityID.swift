@@ -13,9 +13,9 @@ enum EntityID {
 
     /// A new id: `prefix_`, 9 characters of milliseconds since 1970 (45 bits: good past the year 3000), then
     /// 20 random characters (100 bits).
-    static func make(_ prefix: String, now: Date = Date()) -> String {
+    static func make(_ prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
-        let millis = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        let millis = UInt64(max(0, Date().millis))
         var characters = [UInt8](prefix.utf8)
         characters.append(UInt8(ascii: "_"))
         for index in (0..<9).reversed() {

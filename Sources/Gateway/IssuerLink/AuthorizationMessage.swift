@@ -182,6 +182,14 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
 
     private static let utc = TimeZone(identifier: "UTC") ?? .current
 
+    /// The Gregorian calendar in UTC, made once: messages and their references are built inside the payment's
+    /// transaction, under the database's lock.
+    static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        return calendar
+    }()
+
     private static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
 
     /// `value` in decimal, left-padded with zeros to `width`.
@@ -197,7 +205,7 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
 
     /// `date` as `format` (`MMddHHmmss`, `HHmmss`) in `timeZone`, with the Gregorian calendar whatever the locale.
     static func timestamp(_ date: Date, _ format: String, in timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
+        var calendar = utcCalendar
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.month, .day, .hour, .minute, .second], from: date)
         let values: [Character: Int] = [

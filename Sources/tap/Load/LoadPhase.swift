@@ -19,8 +19,7 @@ struct LoadPhase: Sendable {
 
     /// Answers (successful or not) per second of wall time.
     var perSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return seconds > 0 ? Double(completed) / seconds : 0
+        elapsed > .zero ? Double(completed) / (elapsed / .seconds(1)) : 0
     }
 
     var failureCount: Int { failures.values.reduce(0, +) }
@@ -28,8 +27,7 @@ struct LoadPhase: Sendable {
     /// Microseconds of the process's CPU time per answer: steadier than rates on a shared machine, whose CPUs run
     /// at whatever speed its neighbours leave them.
     var cpuMicrosecondsPerRequest: Double {
-        let micros = Double(cpu.components.seconds) * 1e6 + Double(cpu.components.attoseconds) / 1e12
-        return completed > 0 ? micros / Double(completed) : 0
+        completed > 0 ? cpu / .microseconds(completed) : 0
     }
 
     /// The process's CPU time so far (all threads).

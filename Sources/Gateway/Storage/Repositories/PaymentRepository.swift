@@ -214,7 +214,7 @@ extension PaymentRepository {
         let next = try device.integer("next_stan")
         let stan = next == 1 ? 999_999 : next - 1
         // This runs inside the payment's transaction (under SQLite's lock): no `String(format:)`, no calendar made.
-        let calendar = Self.utcCalendar
+        let calendar = AuthorizationMessage.utcCalendar
         let year = calendar.component(.year, from: date) % 10
         let day = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
         let hour = calendar.component(.hour, from: date)
@@ -224,11 +224,4 @@ extension PaymentRepository {
             stan: stan, rrn: rrn,
             terminalID: try device.text("terminal_id"), cardAcceptorID: cardAcceptorID)
     }
-
-    /// The Gregorian calendar in UTC, for retrieval reference numbers.
-    private static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        return calendar
-    }()
 }
