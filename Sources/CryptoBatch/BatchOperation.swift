@@ -5,7 +5,9 @@ public struct BatchOperation: Sendable {
     /// The full Python name with its package, such as `pyemv.kd.derive_icc_mk_a`.
     public let name: String
     /// Reads the arguments, calls the EMV API, and returns what the Python function returns.
-    let run: @Sendable (inout BatchArguments) throws(BatchError) -> BatchValue
+    typealias Run = @Sendable (inout BatchArguments) throws(BatchError) -> BatchValue
+    /// This operation's implementation.
+    let run: Run
 
     /// Makes an operation from its full Python name and its implementation.
     public init(

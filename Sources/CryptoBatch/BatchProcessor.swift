@@ -88,14 +88,14 @@ public final class BatchProcessor {
             do throws(BatchError) {
                 guard let opIndex = FlatJSONParser.index(of: "op", in: fields, text: text),
                     case .string(let name) = fields[opIndex].value,
-                    let operation = table.operation(named: UnsafeBufferPointer(rebasing: text[name]))
+                    let operation = table.index(named: UnsafeBufferPointer(rebasing: text[name]))
                 else {
                     throw BatchError(.unknownOperation, "`op` does not name a known operation")
                 }
                 var arguments = try BatchArguments(
                     fields: fields, text: text, pool: pool, reserved: opIndex, alsoReserved: idIndex
                 )
-                let value = try operation.run(&arguments)
+                let value = try table.run(operation, &arguments)
                 try arguments.checkAllUsed()
                 output.writeResult(value, id: id)
             } catch {

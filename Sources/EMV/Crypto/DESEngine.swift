@@ -11,31 +11,49 @@ enum DESEngine {
     static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { x &<< n | x &>> (32 &- n) }
 
     /// A 64-bit permutation given as 8 byte-indexed tables (IP, FP, PC-1).
+    ///
+    /// The entries of different input bytes have no output bit in common, so they combine with `|`, `^` or
+    /// `&+` alike; mixing the three keeps the combination a tree (see ``f(_:_:_:_:)``).
     @inline(__always) @usableFromInline
     static func permute(_ x: UInt64, _ table: UnsafePointer<UInt64>) -> UInt64 {
-        table[Int(truncatingIfNeeded: x &>> 56)]
-            ^ table[256 | Int(truncatingIfNeeded: x &>> 48 & 0xFF)]
-            ^ table[512 | Int(truncatingIfNeeded: x &>> 40 & 0xFF)]
-            ^ table[768 | Int(truncatingIfNeeded: x &>> 32 & 0xFF)]
-            ^ table[1024 | Int(truncatingIfNeeded: x &>> 24 & 0xFF)]
-            ^ table[1280 | Int(truncatingIfNeeded: x &>> 16 & 0xFF)]
-            ^ table[1536 | Int(truncatingIfNeeded: x &>> 8 & 0xFF)]
-            ^ table[1792 | Int(truncatingIfNeeded: x & 0xFF)]
+        let a =
+            table[Int(truncatingIfNeeded: x &>> 56)]
+            | table[256 | Int(truncatingIfNeeded: x &>> 48 & 0xFF)]
+        let b =
+            table[512 | Int(truncatingIfNeeded: x &>> 40 & 0xFF)]
+            | table[768 | Int(truncatingIfNeeded: x &>> 32 & 0xFF)]
+        let c =
+            table[1024 | Int(truncatingIfNeeded: x &>> 24 & 0xFF)]
+            | table[1280 | Int(truncatingIfNeeded: x &>> 16 & 0xFF)]
+        let d =
+            table[1536 | Int(truncatingIfNeeded: x &>> 8 & 0xFF)]
+            | table[1792 | Int(truncatingIfNeeded: x & 0xFF)]
+        return (a ^ b) &+ (c ^ d)
     }
 
     /// The cipher function f(R, K) for rotated `r` and the round's two subkey words.
+    ///
+    /// The eight S-box entries have disjoint bits (P is a permutation), so `|`, `^` and `&+` all combine them.
+    /// Written with one operator, LLVM rebuilds any tree into a chain of seven dependent XORs after the loads;
+    /// mixing operators it cannot reassociate across keeps a tree of depth three, and this function is the
+    /// critical path of every round (a chain is ~4 cycles a round slower).
     @inline(__always) @usableFromInline
     static func f(_ r: UInt32, _ k0: UInt32, _ k1: UInt32, _ sp: UnsafePointer<UInt32>) -> UInt32 {
         let t = r ^ k0
         let u = rotl(r, 28) ^ k1
-        return sp[448 | Int(truncatingIfNeeded: t & 0x3F)]
-            ^ sp[320 | Int(truncatingIfNeeded: t &>> 8 & 0x3F)]
-            ^ sp[192 | Int(truncatingIfNeeded: t &>> 16 & 0x3F)]
-            ^ sp[64 | Int(truncatingIfNeeded: t &>> 24 & 0x3F)]
-            ^ sp[384 | Int(truncatingIfNeeded: u & 0x3F)]
-            ^ sp[256 | Int(truncatingIfNeeded: u &>> 8 & 0x3F)]
-            ^ sp[128 | Int(truncatingIfNeeded: u &>> 16 & 0x3F)]
-            ^ sp[Int(truncatingIfNeeded: u &>> 24 & 0x3F)]
+        let a =
+            sp[448 | Int(truncatingIfNeeded: t & 0x3F)]
+            | sp[320 | Int(truncatingIfNeeded: t &>> 8 & 0x3F)]
+        let b =
+            sp[192 | Int(truncatingIfNeeded: t &>> 16 & 0x3F)]
+            | sp[64 | Int(truncatingIfNeeded: t &>> 24 & 0x3F)]
+        let c =
+            sp[384 | Int(truncatingIfNeeded: u & 0x3F)]
+            | sp[256 | Int(truncatingIfNeeded: u &>> 8 & 0x3F)]
+        let d =
+            sp[128 | Int(truncatingIfNeeded: u &>> 16 & 0x3F)]
+            | sp[Int(truncatingIfNeeded: u &>> 24 & 0x3F)]
+        return (a ^ b) &+ (c ^ d)
     }
 
     /// Sixteen encryption rounds on IP'd, rotated halves; leaves the pre-output (R16, L16) in (l, r), which is
