@@ -49,9 +49,14 @@ public final class SQLiteStorage: SQLDatabase {
         }
         let storage = SQLiteStorage(handle: handle, inMemory: path == nil)
         // NORMAL: the commit does not fsync; SQLiteWALSync does, before anyone is told it committed.
+        // 1 KiB pages (for a new file; an existing one keeps its size): a payment dirties about a dozen pages
+        // (rows appended to tables and indexes), and each is a WAL frame written at commit and copied again at
+        // checkpoint, so a page a quarter the size cuts most of that I/O: ~10% less CPU per authorization in
+        // paired `tap bench gateway` runs. The cache (in KiB) then holds 8,192 pages, as many as before: each
+        // commit scans the page cache's hash, so more pages cost every commit.
         for pragma in [
-            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA temp_store=MEMORY",
-            "PRAGMA cache_size=-32768",
+            "PRAGMA page_size=1024", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA temp_store=MEMORY",
+            "PRAGMA cache_size=-8192",
         ] {
             try storage.execute(pragma, [])
         }
