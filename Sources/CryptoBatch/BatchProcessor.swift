@@ -17,7 +17,7 @@ public final class BatchProcessor {
     /// The result lines written so far.
     public let output: BatchOutput
     private let table: BatchOperationTable
-    private var parser = FlatJSONParser()
+    private let parser = FlatJSONParser()
     private let pool = ArgumentPool()
     private var carry: [UInt8] = []
 

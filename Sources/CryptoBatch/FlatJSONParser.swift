@@ -3,63 +3,51 @@
 ///
 /// Foundation's JSON decoders allocate a dictionary of boxed values per line; this parser instead fills two
 /// buffers it keeps across lines — the fields, and a copy of the line followed by any string that needed
-/// unescaping — so a line costs no allocation once the buffers have grown. It follows RFC 8259 exactly (escapes, surrogate pairs, UTF-8, number
-/// grammar) and rejects nested values, duplicate keys and anything after the closing brace.
-public struct FlatJSONParser: Sendable {
-    /// The fields of the last parsed object, in their order on the line.
-    public private(set) var fields: [JSONField] = []
-    /// Decoded keys and string values of the last parsed object; `JSONField` ranges index into it.
-    public private(set) var text: [UInt8] = []
+/// unescaping — so a line costs no allocation once the buffers have grown. It follows RFC 8259 exactly (escapes,
+/// surrogate pairs, UTF-8, number grammar) and rejects nested values, duplicate keys and anything after the
+/// closing brace.
+///
+/// The buffers are raw memory rather than arrays: appending a field or a byte to an `Array` checks its
+/// uniqueness and capacity, and handing both arrays to the caller retained and released them, on every line.
+/// A parser is a class because it owns that memory; use one per thread.
+public final class FlatJSONParser {
+    private var buffers = Buffers()
 
     /// Makes a parser with empty buffers.
-    public init() {
-        fields.reserveCapacity(32)
-        text.reserveCapacity(1024)
-    }
+    public init() {}
+
+    deinit { buffers.deallocate() }
+
+    /// The fields of the last parsed object, in their order on the line (a copy).
+    public var fields: [JSONField] { Array(buffers.fieldBuffer) }
 
     /// Parses one line, replacing the previous object's fields.
-    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(BatchError) {
-        fields.removeAll(keepingCapacity: true)
-        // Strings without escapes are then ranges of this copy; only escaped ones are decoded after it.
-        text.removeAll(keepingCapacity: true)
-        text.append(contentsOf: line)
-        var cursor = Cursor(bytes: line)
-        cursor.skipWhitespace()
-        guard !cursor.atEnd else { throw BatchError(.emptyLine, "empty line") }
-        guard cursor.peek == UInt8(ascii: "{") else {
-            throw cursor.unexpected(expecting: "an object")
-        }
-        cursor.index += 1
-        cursor.skipWhitespace()
-        if cursor.peek == UInt8(ascii: "}") {
-            cursor.index += 1
-        } else {
-            try parseMembers(&cursor)
-        }
-        cursor.skipWhitespace()
-        guard cursor.atEnd else { throw BatchError.malformed("trailing characters", at: cursor.index) }
+    public func parse(_ line: UnsafeBufferPointer<UInt8>) throws(BatchError) {
+        var parse = Parse(line: line, buffers: buffers)
+        // Written back even when the line is malformed: the buffers may have grown.
+        defer { buffers = parse.buffers }
+        try parse.object()
     }
 
     /// Parses one line held in an array (a convenience for tests and small inputs).
-    public mutating func parse(_ line: [UInt8]) throws(BatchError) {
+    public func parse(_ line: [UInt8]) throws(BatchError) {
         try line.withUnsafeBufferPointer { (buffer) throws(BatchError) in try parse(buffer) }
     }
 
     /// The decoded bytes of a key or string value.
-    public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> { text[range] }
+    public func bytes(_ range: Range<Int>) -> [UInt8] { Array(buffers.textBuffer[range]) }
 
     /// The index of the field named `key`, comparing decoded bytes.
     public func index(of key: StaticString) -> Int? {
-        withUnsafeBuffers { fields, text in Self.index(of: key, in: fields, text: text) }
+        Self.index(of: key, in: buffers.fieldBuffer, text: buffers.textBuffer)
     }
 
-    /// Calls `body` with the fields and the text they index into, without copying either.
+    /// Calls `body` with the fields and the text they index into, without copying either; both are valid only
+    /// until the next `parse`.
     public func withUnsafeBuffers<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<JSONField>, UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try fields.withUnsafeBufferPointer { fields throws(Failure) in
-            try text.withUnsafeBufferPointer { text throws(Failure) in try body(fields, text) }
-        }
+        try body(buffers.fieldBuffer, buffers.textBuffer)
     }
 
     /// The index of the field named `key` among `fields`, whose keys are ranges of `text`, searching from
@@ -83,7 +71,7 @@ public struct FlatJSONParser: Sendable {
     }
 
     @inline(__always)
-    private static func equal(
+    fileprivate static func equal(
         _ text: UnsafeBufferPointer<UInt8>,
         _ range: Range<Int>,
         _ other: UnsafeBufferPointer<UInt8>
@@ -97,12 +85,107 @@ public struct FlatJSONParser: Sendable {
         }
         return true
     }
+}
 
-    private mutating func parseMembers(_ cursor: inout Cursor) throws(BatchError) {
+/// The parser's two growable buffers: fields, and text (the line's copy, then decoded strings).
+private struct Buffers {
+    var fields: UnsafeMutablePointer<JSONField>
+    var fieldCapacity = 32
+    var fieldCount = 0
+    var text: UnsafeMutablePointer<UInt8>
+    var textCapacity = 1024
+    var textCount = 0
+
+    init() {
+        fields = .allocate(capacity: fieldCapacity)
+        text = .allocate(capacity: textCapacity)
+    }
+
+    func deallocate() {
+        fields.deallocate()
+        text.deallocate()
+    }
+
+    var fieldBuffer: UnsafeBufferPointer<JSONField> { UnsafeBufferPointer(start: fields, count: fieldCount) }
+    var textBuffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: text, count: textCount) }
+
+    @inline(__always)
+    mutating func append(_ field: JSONField) {
+        if fieldCount == fieldCapacity {
+            let larger = UnsafeMutablePointer<JSONField>.allocate(capacity: 2 * fieldCapacity)
+            larger.moveInitialize(from: fields, count: fieldCount)
+            fields.deallocate()
+            fields = larger
+            fieldCapacity *= 2
+        }
+        (fields + fieldCount).initialize(to: field)
+        fieldCount += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserveText(bytes.count)
+        if let base = bytes.baseAddress { (text + textCount).update(from: base, count: bytes.count) }
+        textCount += bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserveText(1)
+        text[textCount] = byte
+        textCount += 1
+    }
+
+    @inline(__always)
+    private mutating func reserveText(_ count: Int) {
+        guard textCount + count > textCapacity else { return }
+        var capacity = textCapacity * 2
+        while capacity < textCount + count { capacity *= 2 }
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        larger.update(from: text, count: textCount)
+        text.deallocate()
+        text = larger
+        textCapacity = capacity
+    }
+}
+
+/// One line's parse: the cursor and the buffers it fills, all in locals of the caller (no class property
+/// access, hence no exclusivity check, per byte or field).
+private struct Parse {
+    var cursor: Cursor
+    var buffers: Buffers
+
+    init(line: UnsafeBufferPointer<UInt8>, buffers: Buffers) {
+        cursor = Cursor(bytes: line)
+        self.buffers = buffers
+        self.buffers.fieldCount = 0
+        // Strings without escapes are then ranges of this copy; only escaped ones are decoded after it.
+        self.buffers.textCount = 0
+        self.buffers.append(line)
+    }
+
+    mutating func object() throws(BatchError) {
+        cursor.skipWhitespace()
+        guard !cursor.atEnd else { throw BatchError(.emptyLine, "empty line") }
+        guard cursor.peek == UInt8(ascii: "{") else {
+            throw cursor.unexpected(expecting: "an object")
+        }
+        cursor.index += 1
+        cursor.skipWhitespace()
+        if cursor.peek == UInt8(ascii: "}") {
+            cursor.index += 1
+        } else {
+            try parseMembers()
+        }
+        cursor.skipWhitespace()
+        guard cursor.atEnd else { throw BatchError.malformed("trailing characters", at: cursor.index) }
+    }
+
+    private mutating func parseMembers() throws(BatchError) {
         var seenKeys: UInt64 = 0
         while true {
             guard cursor.peek == UInt8(ascii: "\"") else { throw cursor.unexpected(expecting: "a key") }
-            let key = try parseString(&cursor)
+            let key = try parseString()
             // A 64-bit filter of the keys so far: only a possible repeat pays for comparing with every key.
             let bit: UInt64 = 1 << UInt64(keySignature(key) & 63)
             if seenKeys & bit != 0 { try checkUnique(key, at: cursor.index) }
@@ -112,8 +195,8 @@ public struct FlatJSONParser: Sendable {
             cursor.index += 1
             cursor.skipWhitespace()
             let start = cursor.index
-            let value = try parseValue(&cursor)
-            fields.append(JSONField(key: key, value: value, token: start..<cursor.index))
+            let value = try parseValue()
+            buffers.append(JSONField(key: key, value: value, token: start..<cursor.index))
             cursor.skipWhitespace()
             switch cursor.peek {
             case UInt8(ascii: ","):
@@ -131,23 +214,23 @@ public struct FlatJSONParser: Sendable {
     /// A cheap hash of a key: its length and first and last bytes.
     private func keySignature(_ key: Range<Int>) -> Int {
         guard !key.isEmpty else { return 0 }
-        return key.count &* 7 &+ Int(text[key.lowerBound]) &* 3 &+ Int(text[key.upperBound - 1])
+        return key.count &* 7 &+ Int(buffers.text[key.lowerBound]) &* 3 &+ Int(buffers.text[key.upperBound - 1])
     }
 
     private func checkUnique(_ key: Range<Int>, at offset: Int) throws(BatchError) {
-        let duplicate = text.withUnsafeBufferPointer { text in
-            fields.contains { field in
-                field.key.count == key.count && Self.equal(text, field.key, UnsafeBufferPointer(rebasing: text[key]))
-            }
+        let text = buffers.textBuffer
+        let name = UnsafeBufferPointer(rebasing: text[key])
+        let duplicate = buffers.fieldBuffer.contains { field in
+            field.key.count == key.count && FlatJSONParser.equal(text, field.key, name)
         }
         if duplicate { throw BatchError(.duplicateKey, "duplicate key at byte \(offset)") }
     }
 
-    private mutating func parseValue(_ cursor: inout Cursor) throws(BatchError) -> JSONValue {
+    private mutating func parseValue() throws(BatchError) -> JSONValue {
         guard let first = cursor.peek else { throw cursor.unexpected(expecting: "a value") }
         switch first {
         case UInt8(ascii: "\""):
-            return .string(try parseString(&cursor))
+            return .string(try parseString())
         case UInt8(ascii: "t"):
             try cursor.expectLiteral("true")
             return .bool(true)
@@ -168,7 +251,7 @@ public struct FlatJSONParser: Sendable {
 
     /// Reads a string starting at its opening quote and returns its range in `text`: the range of the line's copy
     /// when it has no escapes (the usual case), else that of its decoded form appended after the copy.
-    private mutating func parseString(_ cursor: inout Cursor) throws(BatchError) -> Range<Int> {
+    private mutating func parseString() throws(BatchError) -> Range<Int> {
         let bytes = cursor.bytes
         let start = cursor.index + 1
         var index = start
@@ -196,24 +279,24 @@ public struct FlatJSONParser: Sendable {
             }
         }
         guard index < bytes.count else { throw BatchError.malformed("unterminated string", at: index) }
-        let decodedStart = text.count
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        let decodedStart = buffers.textCount
+        buffers.append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         cursor.index = index
         while let byte = cursor.peek {
             switch byte {
             case UInt8(ascii: "\""):
                 cursor.index += 1
-                return decodedStart..<text.count
+                return decodedStart..<buffers.textCount
             case UInt8(ascii: "\\"):
-                try parseEscape(&cursor)
+                try parseEscape()
             case ..<0x20:
                 throw BatchError.malformed("control character in string", at: cursor.index)
             case 0x80...:
                 let end = try Self.endOfUTF8Sequence(bytes, at: cursor.index)
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cursor.index..<end]))
+                buffers.append(UnsafeBufferPointer(rebasing: bytes[cursor.index..<end]))
                 cursor.index = end
             default:
-                text.append(byte)
+                buffers.append(byte)
                 cursor.index += 1
             }
         }
@@ -233,17 +316,17 @@ public struct FlatJSONParser: Sendable {
         return (quoteZero | backslashZero | control | word) & highs != 0
     }
 
-    private mutating func parseEscape(_ cursor: inout Cursor) throws(BatchError) {
+    private mutating func parseEscape() throws(BatchError) {
         let offset = cursor.index
         cursor.index += 1
         guard let escaped = cursor.next() else { throw BatchError.malformed("unterminated escape", at: offset) }
         switch escaped {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-        case UInt8(ascii: "b"): text.append(0x08)
-        case UInt8(ascii: "f"): text.append(0x0C)
-        case UInt8(ascii: "n"): text.append(0x0A)
-        case UInt8(ascii: "r"): text.append(0x0D)
-        case UInt8(ascii: "t"): text.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffers.append(escaped)
+        case UInt8(ascii: "b"): buffers.append(0x08)
+        case UInt8(ascii: "f"): buffers.append(0x0C)
+        case UInt8(ascii: "n"): buffers.append(0x0A)
+        case UInt8(ascii: "r"): buffers.append(0x0D)
+        case UInt8(ascii: "t"): buffers.append(0x09)
         case UInt8(ascii: "u"):
             var scalar = try cursor.hexQuad()
             if (0xD800..<0xDC00).contains(scalar) {
@@ -268,19 +351,19 @@ public struct FlatJSONParser: Sendable {
     private mutating func appendUTF8(_ scalar: UInt32) {
         switch scalar {
         case ..<0x80:
-            text.append(UInt8(scalar))
+            buffers.append(UInt8(scalar))
         case ..<0x800:
-            text.append(0xC0 | UInt8(scalar >> 6))
-            text.append(0x80 | UInt8(scalar & 0x3F))
+            buffers.append(0xC0 | UInt8(scalar >> 6))
+            buffers.append(0x80 | UInt8(scalar & 0x3F))
         case ..<0x10000:
-            text.append(0xE0 | UInt8(scalar >> 12))
-            text.append(0x80 | UInt8((scalar >> 6) & 0x3F))
-            text.append(0x80 | UInt8(scalar & 0x3F))
+            buffers.append(0xE0 | UInt8(scalar >> 12))
+            buffers.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            buffers.append(0x80 | UInt8(scalar & 0x3F))
         default:
-            text.append(0xF0 | UInt8(scalar >> 18))
-            text.append(0x80 | UInt8((scalar >> 12) & 0x3F))
-            text.append(0x80 | UInt8((scalar >> 6) & 0x3F))
-            text.append(0x80 | UInt8(scalar & 0x3F))
+            buffers.append(0xF0 | UInt8(scalar >> 18))
+            buffers.append(0x80 | UInt8((scalar >> 12) & 0x3F))
+            buffers.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            buffers.append(0x80 | UInt8(scalar & 0x3F))
         }
     }
 

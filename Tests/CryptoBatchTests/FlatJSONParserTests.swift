@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct FlatJSONParserTests {
     private func parse(_ line: String) throws(BatchError) -> FlatJSONParser {
-        var parser = FlatJSONParser()
+        let parser = FlatJSONParser()
         try parser.parse(Array(line.utf8))
         return parser
     }
@@ -75,7 +75,7 @@ import Testing
         [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0x80],
     ])
     func rejectsInvalidUTF8InStrings(_ sequence: [UInt8]) {
-        var parser = FlatJSONParser()
+        let parser = FlatJSONParser()
         let line = Array(#"{"a":""#.utf8) + sequence + Array(#""}"#.utf8)
         #expect(throws: BatchError.invalidJSON) { try parser.parse(line) }
     }
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func reusesItsBuffersAcrossLines() throws {
-        var parser = FlatJSONParser()
+        let parser = FlatJSONParser()
         try parser.parse(Array(#"{"a":"\u0041","b":2}"#.utf8))
         try parser.parse(Array(#"{"c":"x"}"#.utf8))
         #expect(parser.fields.count == 1)
