@@ -256,11 +256,22 @@ private struct Parse {
         let start = cursor.index + 1
         var index = start
         if let base = bytes.baseAddress {
-            // Skip plain characters eight at a time; the byte loop below then finds what stopped the scan.
-            while index + 8 <= bytes.count,
-                !Self.hasSpecialByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
+            // Eight characters at a time: the first special byte's position comes straight from the mask, so a
+            // plain string ends here without a byte loop (whose exit, at a random place in the last word, was a
+            // mispredicted branch per string). Anything else is left to the byte loop below.
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let special = Self.specialBytes(word)
+                if special == 0 {
+                    index += 8
+                    continue
+                }
+                index += special.trailingZeroBitCount >> 3
+                if bytes[index] == UInt8(ascii: "\"") {
+                    cursor.index = index + 1
+                    return start..<index
+                }
+                break
             }
         }
         while index < bytes.count {
@@ -303,9 +314,11 @@ private struct Parse {
         throw BatchError.malformed("unterminated string", at: cursor.index)
     }
 
-    /// Whether any byte of `word` is a quote, a backslash, a control character or non-ASCII (SWAR).
+    /// The high bit of each byte of `word` (first character in the low byte) that may be a quote, a backslash,
+    /// a control character or non-ASCII (SWAR). Borrows make false positives only above a byte that really is
+    /// one, so the lowest bit set marks the first special byte exactly; zero means none.
     @inline(__always)
-    private static func hasSpecialByte(_ word: UInt64) -> Bool {
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -313,7 +326,7 @@ private struct Parse {
         let quoteZero = (quote &- ones) & ~quote
         let backslashZero = (backslash &- ones) & ~backslash
         let control = word &- ones &* 0x20
-        return (quoteZero | backslashZero | control | word) & highs != 0
+        return (quoteZero | backslashZero | control | word) & highs
     }
 
     private mutating func parseEscape() throws(BatchError) {

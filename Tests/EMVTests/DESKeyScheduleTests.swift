@@ -29,4 +29,24 @@ import Testing
             algorithm: .algorithm3, key: key, data: [0x12, 0x34, 0x56, 0x78, 0x90, 0xAB, 0xCD, 0xEF], padding: .method2)
         #expect(BigEndianBlock.bytes(mac) == expected)
     }
+
+    @Test func scheduleByKeyBytesEqualsTheRoundByRoundOne() {
+        // The fast schedule XORs precomputed rows; FIPS 46 defines it round by round. Parity bits must not matter.
+        var generator = SystemRandomNumberGenerator()
+        let tables = DESTables.shared
+        let words = DESEngine.scheduleWords
+        let fast = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: words)
+        let reference = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: words)
+        defer {
+            fast.deallocate()
+            reference.deallocate()
+        }
+        for key in [0, UInt64.max, 0x0101_0101_0101_0101] + (0..<2000).map({ _ in generator.next() as UInt64 }) {
+            DESEngine.schedule(key, into: fast.baseAddress!, tables)
+            DESEngine.roundSchedule(key, into: reference.baseAddress!, tables)
+            #expect(Array(fast) == Array(reference))
+            DESEngine.schedule(key ^ 0x0101_0101_0101_0101, into: fast.baseAddress!, tables)
+            #expect(Array(fast) == Array(reference))
+        }
+    }
 }

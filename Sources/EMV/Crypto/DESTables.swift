@@ -22,6 +22,11 @@ final class DESTables: @unchecked Sendable {
     @usableFromInline let pc1: UnsafeMutablePointer<UInt64>
     /// PC-2 and regrouping into the engine's subkey words (k0 << 32 | k1): 8 seven-bit chunks of C‖D.
     @usableFromInline let pc2: UnsafeMutablePointer<UInt64>
+    /// Whole key schedules by key byte: row `byte * 128 + (value >> 1)` is the ``DESEngine/scheduleWords``-word
+    /// schedule of the key whose only nonzero byte is `value` at position `byte` (0 = first). The schedule is
+    /// linear in the key (PC-1, the rotations and PC-2 only move bits), so a key's schedule is the XOR of its
+    /// eight bytes' rows; the parity bit (each byte's lowest) is not used, hence 128 rows per byte. 128 KiB.
+    @usableFromInline let keyRows: UnsafeMutablePointer<UInt32>
 
     /// The one instance; built on first use.
     @usableFromInline static let shared = DESTables()
@@ -32,6 +37,7 @@ final class DESTables: @unchecked Sendable {
         fp = .allocate(capacity: 8 * 256)
         pc1 = .allocate(capacity: 8 * 256)
         pc2 = .allocate(capacity: 8 * 128)
+        keyRows = .allocate(capacity: 8 * 128 * DESEngine.scheduleWords)
 
         for box in 0..<8 {
             for input in 0..<64 {
@@ -60,6 +66,12 @@ final class DESTables: @unchecked Sendable {
             let k0 = group(7) | group(5) << 8 | group(3) << 16 | group(1) << 24
             let k1 = group(6) | group(4) << 8 | group(2) << 16 | group(0) << 24
             return UInt64(k0) << 32 | UInt64(k1)
+        }
+        for byte in 0..<8 {
+            for value in 0..<128 {
+                let key = UInt64(value << 1) << (56 - 8 * byte)
+                DESEngine.roundSchedule(key, into: keyRows + (byte * 128 + value) * DESEngine.scheduleWords, self)
+            }
         }
     }
 
