@@ -8,9 +8,13 @@
 /// rotated left by one bit, so the six-bit S-box inputs of the expansion E sit in byte-aligned positions of
 /// `r` and `r >>> 4`; a round subkey is stored as two words holding those six-bit groups at the same
 /// positions. The rotation is folded into the IP, FP and S-box tables, so it costs nothing per block.
+///
+/// A struct of pointers, not a class: every DES call takes the tables, and retaining one shared object from
+/// every thread made its reference count a cache line that the cores fought over.
 @usableFromInline
-final class DESTables: @unchecked Sendable {
-    // Immutable after init; @unchecked because raw pointers are not Sendable.
+struct DESTables: @unchecked Sendable {
+    // Immutable after init (and never freed: there is one, for the process); @unchecked because raw pointers are
+    // not Sendable.
 
     /// S-box followed by P, rotated left one bit: 8 boxes of 64 entries.
     @usableFromInline let sp: UnsafeMutablePointer<UInt32>

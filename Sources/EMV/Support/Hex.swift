@@ -31,15 +31,14 @@ extension Array where Element == UInt8 {
         let count = digits.count / 2
         guard digits.count % 2 == 0, output.count >= count else { return false }
         // A 256-entry table beats the range tests of `nibble` on this hot path; 0xFF marks a non-digit.
-        return hexNibbles.withUnsafeBufferPointer { nibbles in
-            for index in 0..<count {
-                let high = nibbles[Int(digits[2 * index])]
-                let low = nibbles[Int(digits[2 * index + 1])]
-                if (high | low) & 0x80 != 0 { return false }
-                output[index] = high << 4 | low
-            }
-            return true
+        let nibbles = hexNibbles
+        for index in 0..<count {
+            let high = nibbles[Int(digits[2 * index])]
+            let low = nibbles[Int(digits[2 * index + 1])]
+            if (high | low) & 0x80 != 0 { return false }
+            output[index] = high << 4 | low
         }
+        return true
     }
 
     /// The value of one ASCII hex digit, either case; nil for any other byte.
@@ -55,8 +54,15 @@ extension Array where Element == UInt8 {
 }
 
 /// The value of each byte as an ASCII hex digit (either case), 0xFF for every other byte.
+///
+/// Raw memory rather than an array: reading a shared array retains and releases its buffer, and threads decoding
+/// at once then fought over that reference count's cache line. Written once, here, and only read afterwards.
 @usableFromInline
-let hexNibbles: [UInt8] = (0...255).map { byte in [UInt8].nibble(UInt8(byte)) ?? 0xFF }
+nonisolated(unsafe) let hexNibbles: UnsafePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    for byte in 0..<256 { table[byte] = [UInt8].nibble(UInt8(byte)) ?? 0xFF }
+    return UnsafePointer(table)
+}()
 
 extension Sequence where Element == UInt8 {
     /// Upper-case hexadecimal text of the bytes, two digits each, no separators.
