@@ -17,12 +17,17 @@ enum EntityID {
         var generator = SystemRandomNumberGenerator()
         let millis = UInt64(max(0, Date().millis))
         var characters = [UInt8](prefix.utf8)
+        characters.reserveCapacity(characters.count + 30)
         characters.append(UInt8(ascii: "_"))
         for index in (0..<9).reversed() {
             characters.append(alphabet[Int(truncatingIfNeeded: millis >> (5 * UInt64(index)) & 31)])
         }
-        for _ in 0..<20 {
-            characters.append(alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))])
+        // Five bits a character from two 64-bit draws (each draw is a getrandom call: one per character was 20).
+        for _ in 0..<2 {
+            let word: UInt64 = generator.next()
+            for index in 0..<10 {
+                characters.append(alphabet[Int(truncatingIfNeeded: word >> (5 * UInt64(index)) & 31)])
+            }
         }
         return String(decoding: characters, as: UTF8.self)
     }

@@ -44,6 +44,25 @@ struct SQLValueRoundTripTests {
         }
     }
 
+    @Test("a statement run before a schema change reads the new columns after it", arguments: TestDatabases.kinds)
+    func columnsAfterSchemaChange(_ kind: TestDatabases.Kind) async throws {
+        try await TestDatabases.with(kind, migrating: []) { database in
+            try await database.query("CREATE TABLE widening (a BIGINT)")
+            try await database.query("INSERT INTO widening (a) VALUES (1)")
+            let before = try #require(try await database.query("SELECT * FROM widening").first)
+            #expect(before["b"] == nil)
+            try await database.query("ALTER TABLE widening ADD COLUMN b TEXT")
+            try await database.query("UPDATE widening SET b = 'x'")
+            let after = try #require(try await database.query("SELECT * FROM widening").first)
+            #expect(try after.integer("a") == 1)
+            #expect(try after.text("b") == "x")
+            try await database.query("ALTER TABLE widening RENAME COLUMN b TO c")
+            let renamed = try #require(try await database.query("SELECT * FROM widening").first)
+            #expect(renamed["b"] == nil)
+            #expect(try renamed.text("c") == "x")
+        }
+    }
+
     @Test("a taken unique key is uniqueViolation, and the error quotes no value", arguments: TestDatabases.kinds)
     func uniqueViolation(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: []) { database in

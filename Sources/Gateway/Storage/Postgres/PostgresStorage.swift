@@ -171,10 +171,15 @@ extension PostgresStorage {
 
     fileprivate static func rows(_ sequence: PostgresRowSequence) async throws -> [SQLRow] {
         var rows: [SQLRow] = []
+        var columns: SQLColumns?
         for try await row in sequence {
-            var values: [String: SQLValue] = [:]
-            for cell in row { values[cell.columnName] = try value(cell) }
-            rows.append(SQLRow(values))
+            let names = columns == nil ? row.map(\.columnName) : []
+            let shared = columns ?? SQLColumns(names)
+            columns = shared
+            var values: [SQLValue] = []
+            values.reserveCapacity(shared.count)
+            for cell in row { values.append(try value(cell)) }
+            rows.append(SQLRow(columns: shared, values: values))
         }
         return rows
     }

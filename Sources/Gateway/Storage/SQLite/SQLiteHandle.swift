@@ -20,8 +20,8 @@ final class SQLiteHandle: @unchecked Sendable {
     }
 
     private var database: OpaquePointer?
-    /// Prepared statements by SQL text; the gateway's statements are a fixed set.
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements by SQL text, with their column names; the gateway's statements are a fixed set.
+    private var statements: [String: Prepared] = [:]
     private static let initialization = NSLock()
     /// How long a statement waits for another connection's write lock before SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 5_000
@@ -52,34 +52,43 @@ final class SQLiteHandle: @unchecked Sendable {
 
     /// Finalizes the statements and closes the connection (again: nothing).
     func close() {
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        for prepared in statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }
         statements = [:]
         if let database { sqlite_nio_sqlite3_close(database) }
         database = nil
     }
 
-    /// Runs one statement (`?N` placeholders) with `binds`, returning its rows.
+    /// Runs one statement (`$N` placeholders, as every dialect's statements are written) with `binds`, returning
+    /// its rows.
     func run(_ sql: String, _ binds: [SQLValue]) throws(Failure) -> [SQLRow] {
-        let statement = try prepared(sql)
+        let (prepared, kept) = try prepared(sql)
+        let statement = prepared.statement
         defer {
-            sqlite_nio_sqlite3_reset(statement)
-            sqlite_nio_sqlite3_clear_bindings(statement)
+            if kept {
+                sqlite_nio_sqlite3_reset(statement)
+                sqlite_nio_sqlite3_clear_bindings(statement)
+            } else {
+                sqlite_nio_sqlite3_finalize(statement)
+            }
         }
         for (offset, value) in binds.enumerated() {
             try check(bind(value, at: Int32(offset + 1), of: statement))
         }
-        let columns = (0..<sqlite_nio_sqlite3_column_count(statement)).map { index in
-            sqlite_nio_sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
-        }
+        var columns = prepared.columns
         var rows: [SQLRow] = []
         while true {
             let result = sqlite_nio_sqlite3_step(statement)
             if result == SQLITE_DONE { return rows }
             guard result == SQLITE_ROW else { throw failure(result) }
-            var values: [String: SQLValue] = [:]
+            // A step after a schema change prepares the statement again: a `SELECT *` may have other columns.
+            if rows.isEmpty, Self.preparations(of: statement) != prepared.preparations {
+                columns = Self.columns(of: statement)
+                if kept { statements[sql] = Prepared(statement, columns) }
+            }
+            var values: [SQLValue] = []
             values.reserveCapacity(columns.count)
-            for (index, name) in columns.enumerated() { values[name] = value(at: Int32(index), of: statement) }
-            rows.append(SQLRow(values))
+            for index in 0..<Int32(columns.count) { values.append(value(at: index, of: statement)) }
+            rows.append(SQLRow(columns: columns, values: values))
         }
     }
 
@@ -95,16 +104,48 @@ final class SQLiteHandle: @unchecked Sendable {
         guard synced == SQLITE_OK else { throw Failure(code: synced, message: "cannot sync the write-ahead log") }
     }
 
-    private func prepared(_ sql: String) throws(Failure) -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+    /// A prepared statement and the names of its result columns, read once rather than on every run (and a row
+    /// is its values only, not a dictionary), with how many times SQLite had prepared it then.
+    private struct Prepared {
+        let statement: OpaquePointer
+        let columns: SQLColumns
+        let preparations: Int32
+
+        init(_ statement: OpaquePointer, _ columns: SQLColumns) {
+            self.statement = statement
+            self.columns = columns
+            preparations = SQLiteHandle.preparations(of: statement)
+        }
+    }
+
+    /// The statement for `sql`: the kept one, or a new one, kept if there is room (`kept` false: finalize it
+    /// after its run).
+    private func prepared(_ sql: String) throws(Failure) -> (Prepared, kept: Bool) {
+        // Kept by the text as written: its placeholders are rewritten once, when it is prepared.
+        if let prepared = statements[sql] { return (prepared, true) }
         var statement: OpaquePointer?
         let persistent = UInt32(SQLITE_PREPARE_PERSISTENT)
-        let result = sqlite_nio_sqlite3_prepare_v3(database, sql, -1, persistent, &statement, nil)
+        let result = sqlite_nio_sqlite3_prepare_v3(
+            database, SQLDialect.sqlite.placeholders(sql), -1, persistent, &statement, nil)
         guard result == SQLITE_OK, let statement else { throw failure(result) }
+        let prepared = Prepared(statement, Self.columns(of: statement))
         // Only statements that run on every request are worth keeping; a handful of ad-hoc ones would not hurt,
         // but bound the cache all the same.
-        if statements.count < 256 { statements[sql] = statement }
-        return statement
+        guard statements.count < 256 else { return (prepared, false) }
+        statements[sql] = prepared
+        return (prepared, true)
+    }
+
+    private static func columns(of statement: OpaquePointer) -> SQLColumns {
+        SQLColumns(
+            (0..<sqlite_nio_sqlite3_column_count(statement)).map { index in
+                sqlite_nio_sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
+            })
+    }
+
+    /// How many times SQLite has prepared `statement` again (after schema changes).
+    private static func preparations(of statement: OpaquePointer) -> Int32 {
+        sqlite_nio_sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0)
     }
 
     private func bind(_ value: SQLValue, at index: Int32, of statement: OpaquePointer) -> Int32 {

@@ -223,7 +223,7 @@ public final class SQLiteStorage: SQLDatabase {
     @discardableResult
     fileprivate func execute(_ sql: String, _ binds: [SQLValue]) throws(StorageError) -> [SQLRow] {
         do {
-            return try handle.run(dialect.placeholders(sql), binds)
+            return try handle.run(sql, binds)
         } catch where error.isUniqueViolation {
             throw StorageError(.uniqueViolation, "a unique key is taken: SQLite error \(error.code)")
         } catch {
