@@ -7,14 +7,17 @@ struct MigrationTests {
     func idempotent(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: []) { database in
             #expect(try await GatewaySchema.migrator.migrate(database) == [1, 2, 3])
-            #expect(try await IssuerSchema.migrator.migrate(database) == [1, 2, 3, 4, 5])
+            #expect(try await IssuerSchema.migrator.migrate(database) == [1, 2, 3, 4, 5, 6])
             #expect(try await GatewaySchema.migrator.migrate(database) == [])
             #expect(try await IssuerSchema.migrator.migrate(database) == [])
             let rows = try await database.query(
                 "SELECT schema, version FROM schema_migrations ORDER BY schema, version")
             #expect(
                 try rows.map { "\(try $0.text("schema")) \(try $0.integer("version"))" }
-                    == ["gateway 1", "gateway 2", "gateway 3", "issuer 1", "issuer 2", "issuer 3", "issuer 4", "issuer 5"])
+                    == [
+                        "gateway 1", "gateway 2", "gateway 3", "issuer 1", "issuer 2", "issuer 3", "issuer 4",
+                        "issuer 5", "issuer 6",
+                    ])
         }
     }
 

@@ -50,6 +50,13 @@ final class SQLiteHandle: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Whether a transaction is open: after a failed statement, false means SQLite rolled the whole transaction
+    /// back (an I/O error, a full disk), not just the statement.
+    var isInTransaction: Bool {
+        guard let database else { return false }
+        return sqlite_nio_sqlite3_get_autocommit(database) == 0
+    }
+
     /// Finalizes the statements and closes the connection (again: nothing).
     func close() {
         for prepared in statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }

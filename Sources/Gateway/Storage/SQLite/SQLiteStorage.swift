@@ -6,22 +6,25 @@ import ServiceLifecycle
 ///
 /// SQLite allows one writer at a time, so every statement and transaction goes through one connection behind a
 /// first-come lock. Concurrent transactions share commits (``SQLiteCommitGroup``): each runs in its own `SAVEPOINT`
-/// inside one `BEGIN IMMEDIATE … COMMIT`, and none returns before that commit is on disk; a lone transaction
-/// commits at once. A statement run outside a transaction joins the group the same way. The commit itself does not
+/// inside one `BEGIN IMMEDIATE … COMMIT`, and none that waits for the disk returns before that commit is on disk; a
+/// group commits once no one waits for the lock, except that while a sync of the WAL is under way it stays open for
+/// every transaction until the sync ends (their commit could not reach the disk sooner), so under load a sync
+/// period's transactions write their shared pages to the WAL once. A lone transaction commits at once. A statement
+/// run outside a transaction joins the group the same way. The commit itself does not
 /// wait for the disk (`synchronous=NORMAL`): ``SQLiteWALSync`` syncs the WAL after the lock is given up, and each
 /// member returns once that sync covers its commit — as durable as `synchronous=FULL`, without holding the
 /// connection for the fsync. Everything under the lock runs on one thread of its own (``SQLiteThread``), so the lock
 /// passes from member to member without waiting behind the rest of the process's tasks. Statement journals stay in
 /// memory (`temp_store=MEMORY`): each member's savepoint journals the pages it changes, and on disk that was a
 /// `pwrite` per page. Inside ``transaction(_:)`` use only the executor it passes: calling the storage itself there
-/// would wait for the lock the transaction holds. The page cache holds 32 MiB. The WAL keeps SQLite's checkpoint
+/// would wait for the lock the transaction holds. The page cache holds 8 MiB. The WAL keeps SQLite's checkpoint
 /// every 1,000 pages: at 10,000 the closed loop gained a few percent but each checkpoint stalled the lock long
 /// enough to raise the open loop's p99 from 12–15 ms to 19–23 ms.
 public final class SQLiteStorage: SQLDatabase {
     /// Always ``SQLDialect/sqlite``.
     public let dialect = SQLDialect.sqlite
     private let handle: SQLiteHandle
-    private let group = SQLiteCommitGroup()
+    private let group: SQLiteCommitGroup
     private let walSync: SQLiteWALSync
 
     private init(handle: SQLiteHandle, inMemory: Bool) {
@@ -33,7 +36,15 @@ public final class SQLiteStorage: SQLDatabase {
         } else {
             sync = { () throws -> Void in try handle.syncWAL() }
         }
-        walSync = SQLiteWALSync(sync: sync)
+        let group = SQLiteCommitGroup()
+        self.group = group
+        walSync = SQLiteWALSync(sync: sync) { syncing in
+            if syncing { group.syncStarted() } else { group.syncFinished() }
+        }
+        group.onCommitOwed { [weak self] in
+            guard let self else { return }
+            Task { await self.commitParkedGroup() }
+        }
     }
 
     /// Opens (creating if needed) the database file at `path`, or an in-memory database when `path` is nil.
@@ -69,8 +80,9 @@ public final class SQLiteStorage: SQLDatabase {
             return try await grouped { _ async throws -> Result<[SQLRow], any Error> in
                 do {
                     return .success(try self.execute(sql, binds))
-                } catch let error as StorageError where error.code == .uniqueViolation {
-                    // A constraint undoes only its own statement: the group's transaction goes on.
+                } catch let error as StorageError where self.handle.isInTransaction {
+                    // A failed statement undoes only itself (a constraint, say): the group's transaction goes on,
+                    // and with it the writes of members that returned before its commit.
                     return .failure(error)
                 }
             }
@@ -97,9 +109,10 @@ public final class SQLiteStorage: SQLDatabase {
         try await transaction(awaitingDisk: false, body)
     }
 
-    /// Returns once everything committed so far is on disk.
+    /// Returns once everything written so far is on disk: an empty member joins the open group (if any), so that
+    /// writes of transactions that returned before their group's commit are covered too.
     public func waitUntilDurable() async throws {
-        try await walSync.waitUntilAllDurable()
+        try await grouped { _ async throws -> Swift.Result<Void, any Error> in .success(()) }
     }
 
     private func transaction<Result: Sendable>(
@@ -107,12 +120,14 @@ public final class SQLiteStorage: SQLDatabase {
     ) async throws -> Result {
         try await grouped(awaitingDisk: awaitingDisk) { first async throws -> Swift.Result<Result, any Error> in
             let executor = Executor(storage: self)
-            // The group's first member needs no savepoint: if it fails, rolling the group back undoes it alone. Later
-            // members' savepoints stay on the stack until the commit (RELEASE would only cost a statement).
+            // The group's first member needs no savepoint: if it fails, rolling the group back undoes it alone. A
+            // later member's savepoint is released when it succeeds: SQLite checks every open savepoint for each
+            // page a statement first changes, and a group can have hundreds of members.
             if !first { try self.execute("SAVEPOINT member", []) }
             do {
                 let result = try await body(executor)
                 try executor.failure.check()
+                if !first { try self.execute("RELEASE member", []) }
                 return .success(result)
             } catch {
                 guard !first else { throw error }
@@ -127,12 +142,13 @@ public final class SQLiteStorage: SQLDatabase {
     /// committed. `member` (told whether it began the group) returns its own failure when it left the transaction
     /// intact (undone to its savepoint); when it throws, the whole group is rolled back and fails with that error
     /// (for the first member that is just its own rollback). Everything under the lock runs on ``SQLiteThread``;
-    /// the wait for the disk does not.
+    /// the wait for the disk does not. Unless `awaitingDisk`, a member whose group does not commit at once returns
+    /// without waiting for the commit (see ``SQLiteCommitGroup``).
     private func grouped<Value: Sendable>(
         awaitingDisk: Bool = true, _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
     ) async throws -> Value {
         let (outcome, committed) = await withTaskExecutorPreference(SQLiteThread.shared) {
-            await self.runInGroup(member)
+            await self.runInGroup(awaitingCommit: awaitingDisk, member)
         }
         // On disk before anyone hears of it; the lock is free meanwhile.
         do {
@@ -146,11 +162,15 @@ public final class SQLiteStorage: SQLDatabase {
     }
 
     /// ``grouped(awaitingDisk:_:)`` up to the commit: `member`'s outcome, and the group's commit (its sequence
-    /// number) or the error it failed with.
+    /// number) or the error it failed with; without `awaitingCommit`, a group left open gives sequence 0.
     private func runInGroup<Value: Sendable>(
-        _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
+        awaitingCommit: Bool, _ member: @Sendable (_ first: Bool) async throws -> Swift.Result<Value, any Error>
     ) async -> (outcome: Swift.Result<Value, any Error>, committed: Swift.Result<UInt64, any Error>) {
         await group.acquire()
+        if let failure = group.failure {
+            group.release()
+            return (.failure(failure), .failure(failure))
+        }
         let first = !group.isOpen
         if first {
             do {
@@ -170,6 +190,10 @@ public final class SQLiteStorage: SQLDatabase {
         }
         if group.memberFinished() {
             return (outcome, await endGroup(commit: true, failure: nil))
+        }
+        if !awaitingCommit {
+            group.handOverReturning(withWrites: (try? outcome.get()) != nil)
+            return (outcome, .success(0))
         }
         do {
             return (outcome, .success(try await group.handOverAndAwaitCommit()))
@@ -197,6 +221,26 @@ public final class SQLiteStorage: SQLDatabase {
         group.closed(outcome)
         group.release()
         return outcome
+    }
+
+    /// Commits the group parked while a sync ran, if no member has committed it meanwhile, and starts the sync
+    /// that makes it durable (``SQLiteCommitGroup/onCommitOwed(_:)``).
+    private func commitParkedGroup() async {
+        let committed: UInt64? = await withTaskExecutorPreference(SQLiteThread.shared) {
+            await group.acquire()
+            guard group.isOpen else {
+                group.release()
+                return nil
+            }
+            return try? await endGroup(commit: true, failure: nil).get()
+        }
+        guard let committed else { return group.syncFinished() }
+        do {
+            try await walSync.waitUntilDurable(committed)
+        } catch {
+            // The syncer failed before it began (an earlier sync failed): no sync will say it ended.
+            group.syncFinished()
+        }
     }
 
     /// Waits until the service group shuts down (or the task is cancelled), then closes the file.

@@ -19,13 +19,17 @@ actor SQLiteWALSync {
     private var committed: UInt64 = 0
     /// The last commit a finished sync covers.
     private var durable: UInt64 = 0
-    private var syncing = false
+    private var isSyncing = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var failure: (any Error)?
+    /// Told when each sync begins (true) and ends (false): ``SQLiteCommitGroup`` holds commits back meanwhile.
+    private let syncing: @Sendable (Bool) -> Void
 
-    /// A syncer running `sync` (on NIO's thread pool: it waits for the disk), or none for an in-memory database.
-    init(sync: (@Sendable () throws -> Void)?) {
+    /// A syncer running `sync` (on NIO's thread pool: it waits for the disk), or none for an in-memory database;
+    /// `syncing` hears when each sync begins and ends.
+    init(sync: (@Sendable () throws -> Void)?, syncing: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.sync = sync
+        self.syncing = syncing
     }
 
     /// Counts a commit that just returned; call it while still holding the connection's lock.
@@ -41,11 +45,12 @@ actor SQLiteWALSync {
         while true {
             if let failure { throw failure }
             if durable >= sequence { return }
-            if syncing {
+            if isSyncing {
                 await withCheckedContinuation { waiters.append($0) }
                 continue
             }
-            syncing = true
+            isSyncing = true
+            syncing(true)
             let target = committed
             do {
                 try await NIOThreadPool.singleton.runIfActive { try sync() }
@@ -53,7 +58,8 @@ actor SQLiteWALSync {
             } catch {
                 failure = error
             }
-            syncing = false
+            isSyncing = false
+            syncing(false)
             let woken = waiters
             waiters = []
             for waiter in woken { waiter.resume() }

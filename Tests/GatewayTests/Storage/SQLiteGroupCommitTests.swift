@@ -1,0 +1,110 @@
+import Foundation
+import Gateway
+import Testing
+
+/// SQLite's group commit (`SQLiteCommitGroup`): transactions that finish while a sync of the WAL is under way wait
+/// in one open group for it to end, and those that do not wait for the disk return before their group commits.
+/// Each test reads back through a second connection, which sees only what was committed.
+@Suite("Storage: SQLite group commit")
+struct SQLiteGroupCommitTests {
+    @Test("300 concurrent transactions, half not waiting for the disk: all committed once waitUntilDurable returns")
+    func mixedDurability() async throws {
+        try await Self.withFile { path, database in
+            try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY)")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in 0..<300 {
+                    group.addTask {
+                        let insert: @Sendable (any SQLExecutor) async throws -> Void = { executor in
+                            try await executor.query("INSERT INTO items (id) VALUES ($1)", [.integer(id)])
+                        }
+                        if id.isMultiple(of: 2) {
+                            try await database.transactionDurableLater(insert)
+                        } else {
+                            try await database.transaction(insert)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await database.waitUntilDurable()
+            #expect(try await Self.committedCount(path) == 300)
+        }
+    }
+
+    @Test("writes of transactions that do not wait for the disk are committed when the sync under way ends, unasked")
+    func parkedGroupCommitsItself() async throws {
+        try await Self.withFile { path, database in
+            try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY)")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The durable one keeps syncs going while the others finish, so some of them park.
+                for id in 0..<60 {
+                    group.addTask {
+                        let insert: @Sendable (any SQLExecutor) async throws -> Void = { executor in
+                            try await executor.query("INSERT INTO items (id) VALUES ($1)", [.integer(id)])
+                        }
+                        if id.isMultiple(of: 20) {
+                            try await database.transaction(insert)
+                        } else {
+                            try await database.transactionDurableLater(insert)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // No further transaction: the group left open must commit by itself.
+            var count = 0
+            for _ in 0..<500 {
+                count = try await Self.committedCount(path)
+                if count == 60 { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(count == 60)
+        }
+    }
+
+    @Test("a statement that fails outside a transaction undoes only itself, not the writes of its group")
+    func failedStatementAlone() async throws {
+        try await Self.withFile { path, database in
+            try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY, note TEXT NOT NULL)")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in 0..<100 {
+                    group.addTask { () async throws -> Void in
+                        if id.isMultiple(of: 2) {
+                            _ = try await database.transactionDurableLater { executor in
+                                try await executor.query(
+                                    "INSERT INTO items (id, note) VALUES ($1, 'kept')", [.integer(id)])
+                            }
+                        } else {
+                            await #expect(throws: StorageError.self) {
+                                try await database.query(
+                                    "INSERT INTO items (id, note) VALUES ($1, NULL)", [.integer(id)])
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await database.transaction { executor in
+                try await executor.query("INSERT INTO items (id, note) VALUES (1000, 'after')")
+            }
+            #expect(try await Self.committedCount(path) == 51)
+        }
+    }
+
+    /// Runs `body` with a fresh SQLite file (the gateway's pragmas, WAL synced by `SQLiteWALSync`) and its path.
+    private static func withFile(_ body: (String, SQLiteStorage) async throws -> Void) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "contactless-group-\(UUID().uuidString).sqlite"
+        ).path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        try await body(path, try await SQLiteStorage.open(path: path))
+    }
+
+    /// The rows of `items` another connection sees.
+    private static func committedCount(_ path: String) async throws -> Int {
+        let other = try await SQLiteStorage.open(path: path)
+        return try #require(try await other.query("SELECT count(*) AS n FROM items").first).integer("n")
+    }
+}
