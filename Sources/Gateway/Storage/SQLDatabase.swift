@@ -19,15 +19,17 @@ public protocol SQLDatabase: SQLExecutor, Service {
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result
 
-    /// Runs `body` in one transaction like ``transaction(_:)``, but may return once it is committed, before it is
-    /// on disk. Only for writes nothing outside the process relies on until a later ``transaction(_:)`` has
-    /// returned, which makes them durable too (commits reach the disk in commit order); whoever shows what it
-    /// read to the outside first calls ``waitUntilDurable()``. SQLite returns early; PostgreSQL waits as always.
+    /// Runs `body` in one transaction like ``transaction(_:)``, but may return before it is on disk — on SQLite,
+    /// before its group of transactions is even committed, its writes visible to every later transaction. Only for
+    /// writes nothing outside the process relies on until a later ``transaction(_:)`` has returned, which makes
+    /// them durable too (commits reach the disk in commit order; should they never be committed, SQLite refuses
+    /// all later work); whoever shows what it read to the outside first calls ``waitUntilDurable()``. PostgreSQL
+    /// waits as always.
     func transactionDurableLater<Result: Sendable>(
         _ body: @Sendable (any SQLExecutor) async throws -> Result
     ) async throws -> Result
 
-    /// Returns once everything committed so far is on disk (at once on PostgreSQL, whose commits always wait).
+    /// Returns once everything written so far is on disk (at once on PostgreSQL, whose commits always wait).
     func waitUntilDurable() async throws
 }
 
