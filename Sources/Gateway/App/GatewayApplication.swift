@@ -49,7 +49,8 @@ public struct GatewayApplication: Sendable {
                 try await IssuerSchema.migrator.migrate(database)
                 try await TestCards.seed(repository, keys: issuerKeys)
             }
-            issuerLink = InProcessIssuerLink(issuer: IssuerHost(keys: issuerKeys, repository: repository))
+            issuerLink = InProcessIssuerLink(
+                issuer: IssuerHost(keys: issuerKeys, repository: repository), recordsInGatewayDatabase: true)
         case .tcp(let host, let port):
             let link = TCPIssuerLink(
                 configuration: TCPIssuerLink.Configuration(host: host, port: port, connections: 2), logger: logger)

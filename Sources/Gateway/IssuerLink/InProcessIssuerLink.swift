@@ -13,6 +13,8 @@ public struct InProcessIssuerLink: IssuerLink {
     public let issuer: IssuerHost
     /// The message layout requests and responses are passed through.
     public let specification: Specification
+    /// Whether `issuer`'s repository is on the gateway's own database (see ``IssuerLink/recordsInGatewayDatabase``).
+    public let recordsInGatewayDatabase: Bool
     private let clock: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async -> Void
 
@@ -20,15 +22,17 @@ public struct InProcessIssuerLink: IssuerLink {
     /// - Parameters:
     ///   - issuer: The host.
     ///   - specification: The codec's layout, ``ISO8583/Specification/contactless`` by default.
+    ///   - recordsInGatewayDatabase: Whether the host's repository is on the gateway's own database.
     ///   - clock: The time handed to the host with each request.
     ///   - sleep: How a silent host's timeout is waited out; `Task.sleep` by default.
     public init(
-        issuer: IssuerHost, specification: Specification = .contactless,
+        issuer: IssuerHost, specification: Specification = .contactless, recordsInGatewayDatabase: Bool = false,
         clock: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
     ) {
         self.issuer = issuer
         self.specification = specification
+        self.recordsInGatewayDatabase = recordsInGatewayDatabase
         self.clock = clock
         self.sleep = sleep
     }

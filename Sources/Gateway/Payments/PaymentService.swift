@@ -110,7 +110,7 @@ struct PaymentService: Sendable {
     ) async throws -> ISO8583Message {
         let now = clock()
         let snapshot = record
-        let (stored, message) = try await database.transaction { executor in
+        let body: @Sendable (any SQLExecutor) async throws -> (PaymentRecord, ISO8583Message) = { executor in
             var record = snapshot
             let reference = try await repository.nextReference(
                 deviceId: record.payment.deviceId ?? "", merchantId: record.payment.merchantId, date: now,
@@ -145,6 +145,11 @@ struct PaymentService: Sendable {
                 action: isNew ? "created" : "resubmitted", detail: "stan \(reference.stan)")
             return (record, message)
         }
+        // On disk before the issuer sees the 0100, unless the issuer records into this database (see
+        // IssuerLink.recordsInGatewayDatabase): then the answer's durable commit covers it.
+        let (stored, message) =
+            issuer.recordsInGatewayDatabase
+            ? try await database.transactionDurableLater(body) : try await database.transaction(body)
         record = stored
         return message
     }

@@ -11,21 +11,7 @@ struct SQLiteGroupCommitTests {
     func mixedDurability() async throws {
         try await Self.withFile { path, database in
             try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY)")
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for id in 0..<300 {
-                    group.addTask {
-                        let insert: @Sendable (any SQLExecutor) async throws -> Void = { executor in
-                            try await executor.query("INSERT INTO items (id) VALUES ($1)", [.integer(id)])
-                        }
-                        if id.isMultiple(of: 2) {
-                            try await database.transactionDurableLater(insert)
-                        } else {
-                            try await database.transaction(insert)
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
+            try await Self.insertConcurrently(300, into: database) { !$0.isMultiple(of: 2) }
             try await database.waitUntilDurable()
             #expect(try await Self.committedCount(path) == 300)
         }
@@ -35,22 +21,8 @@ struct SQLiteGroupCommitTests {
     func parkedGroupCommitsItself() async throws {
         try await Self.withFile { path, database in
             try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY)")
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                // The durable one keeps syncs going while the others finish, so some of them park.
-                for id in 0..<60 {
-                    group.addTask {
-                        let insert: @Sendable (any SQLExecutor) async throws -> Void = { executor in
-                            try await executor.query("INSERT INTO items (id) VALUES ($1)", [.integer(id)])
-                        }
-                        if id.isMultiple(of: 20) {
-                            try await database.transaction(insert)
-                        } else {
-                            try await database.transactionDurableLater(insert)
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
+            // Every 20th waits for the disk and keeps syncs going while the others finish, so some of them park.
+            try await Self.insertConcurrently(60, into: database) { $0.isMultiple(of: 20) }
             // No further transaction: the group left open must commit by itself.
             var count = 0
             for _ in 0..<500 {
@@ -88,6 +60,28 @@ struct SQLiteGroupCommitTests {
                 try await executor.query("INSERT INTO items (id, note) VALUES (1000, 'after')")
             }
             #expect(try await Self.committedCount(path) == 51)
+        }
+    }
+
+    /// Inserts ids `0..<count` into `items` concurrently, each in a transaction of its own that waits for the disk
+    /// when `waitsForDisk(id)`.
+    private static func insertConcurrently(
+        _ count: Int, into database: SQLiteStorage, waitsForDisk: @escaping @Sendable (Int) -> Bool
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 0..<count {
+                group.addTask {
+                    let insert: @Sendable (any SQLExecutor) async throws -> Void = { executor in
+                        try await executor.query("INSERT INTO items (id) VALUES ($1)", [.integer(id)])
+                    }
+                    if waitsForDisk(id) {
+                        try await database.transaction(insert)
+                    } else {
+                        try await database.transactionDurableLater(insert)
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
     }
 
