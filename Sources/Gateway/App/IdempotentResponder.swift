@@ -43,9 +43,9 @@ struct IdempotentResponder: Sendable {
             {
             case .claimed:
                 let claim = Claim(merchantId: merchantId, key: key)
-                let response = try await Self.capture { try await run(claim) }
+                let response = try await Self.capture(claim) { try await run(claim) }
                 // Stored by the request's own last transaction: that is the answer a retry gets, so it is this one's.
-                if let stored = claim.stored { return stored.make(replayed: false) }
+                if claim.stored != nil { return response.make(replayed: false) }
                 try await store.complete(
                     merchantId: merchantId, key: key, status: response.status, body: response.body,
                     on: database)
@@ -66,13 +66,16 @@ struct IdempotentResponder: Sendable {
     }
 
     /// Runs `run` and collects its response; an API error becomes its problem response, stored like any answer.
-    private static func capture(_ run: () async throws -> Response) async throws -> StoredResponse {
+    /// When the request stored its answer itself (`claim`), that answer is the response, and what `run` returned is
+    /// not read.
+    private static func capture(_ claim: Claim, _ run: () async throws -> Response) async throws -> StoredResponse {
         var response: Response
         do {
             response = try await run()
         } catch let error as GatewayAPIError {
             response = ProblemMiddleware<GatewayRequestContext>.response(error)
         }
+        if let stored = claim.stored { return stored }
         var collected = ByteBuffer()
         let writer = CollectingWriter(buffer: collected)
         try await response.body.write(writer)

@@ -104,7 +104,10 @@ struct PaymentController: Sendable {
             } catch {
                 throw GatewayAPIError(code: .invalidRequest, message: "the body is not JSON")
             }
-            return try await run(body, caller, claim).response(from: request, context: context)
+            let result = try await run(body, caller, claim)
+            // A request that stored its answer (the body encoded there) is answered with those bytes: not encoded twice.
+            if let stored = claim?.stored { return stored.make(replayed: false) }
+            return try result.response(from: request, context: context)
         }
     }
 
