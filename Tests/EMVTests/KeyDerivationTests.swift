@@ -128,6 +128,21 @@ func kcv(_ key: [UInt8]) throws -> String { try TDESKey(key).checkValue(length: 
         #expect(withJunk == plain)
     }
 
+    @Test func charactersNotBytesCountAsPythonDoes() throws {
+        // 16 characters (18 UTF-8 bytes): option B falls back to option A, whose last 16 of PAN ‖ PSN leave out "é".
+        let accented = try KeyDerivation.iccMasterKeyOptionB(
+            issuerMasterKey: Self.issuerKey, pan: "é123456789012345", psn: "01"
+        )
+        let plain = try KeyDerivation.iccMasterKeyOptionA(
+            issuerMasterKey: Self.issuerKey, pan: "9123456789012345", psn: "01"
+        )
+        #expect(accented == plain)
+        // One of the last 16 characters is not a hex digit.
+        #expect(throws: CryptoError.self) {
+            try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: Self.issuerKey, pan: "12345678901234é", psn: "01")
+        }
+    }
+
     @Test func emptyPSNStaysEmptyButMissingMeansZeros() throws {
         let missing = try KeyDerivation.iccMasterKeyOptionA(issuerMasterKey: Self.issuerKey, pan: "1234567890123456")
         let zeros = try KeyDerivation.iccMasterKeyOptionA(

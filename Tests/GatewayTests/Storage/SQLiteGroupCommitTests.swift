@@ -5,7 +5,7 @@ import Testing
 /// SQLite's group commit (`SQLiteCommitGroup`): transactions that finish while a sync of the WAL is under way wait
 /// in one open group for it to end, and those that do not wait for the disk return before their group commits.
 /// Each test reads back through a second connection, which sees only what was committed.
-@Suite("Storage: SQLite group commit")
+@Suite("Storage: SQLite group commit", .timeLimit(.minutes(1)))
 struct SQLiteGroupCommitTests {
     @Test("300 concurrent transactions, half not waiting for the disk: all committed once waitUntilDurable returns")
     func mixedDurability() async throws {
