@@ -22,15 +22,17 @@ struct ReversalRetryTests {
             let first = LiveIssuer.server(host)
             let port = try await LiveIssuer.withRunning(first) { try await first.port }
             // The port is free again; the gateway's link keeps knocking on it, at most 2 s apart: an issuer timeout
-            // longer than that lets the first payment wait for the link to reconnect, even on a loaded machine.
+            // well beyond that lets the first payment wait for the link to reconnect, even on a machine loaded by the
+            // whole test run (3 s once was not enough there).
             try await LiveGateway.with(
-                kind, issuer: .tcp(host: "127.0.0.1", port: port), issuerTimeout: .seconds(3)
+                kind, issuer: .tcp(host: "127.0.0.1", port: port), issuerTimeout: .seconds(8)
             ) { gateway in
                 let payment = try await LiveIssuer.withRunning(Self.server(host, port: port)) {
                     // The link retries the port with a backoff of at most 2 s: let it connect first.
                     try await Task.sleep(for: .milliseconds(2_500))
-                    return try await gateway.pay(try gateway.tapper(card), minorUnits: 800, captureMethod: .manual)
-                        .decoded(Payment.self)
+                    let answer = try await gateway.pay(
+                        try gateway.tapper(card), minorUnits: 800, captureMethod: .manual)
+                    return try #require(try? answer.decoded(Payment.self), "\(answer.text)")
                 }
                 #expect(payment.status == .requiresCapture)
                 #expect(try await repository.account(keyedPAN)?.availableBalance == TestCards.balance - 800)
