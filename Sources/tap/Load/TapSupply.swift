@@ -34,6 +34,7 @@ struct TapSupply: Sendable {
     func bodies(counts: [Int]) async throws -> [[ByteBuffer]] {
         let sealer = try target.provisioning.cardDataKey.sealer()
         let merchantId = target.merchantId, deviceId = target.deviceId
+        let encoder = JSONEncoder.gatewayAPI
         var all = [[ByteBuffer]](repeating: [], count: tappers.count)
         for worker in all.indices where worker < counts.count { all[worker].reserveCapacity(counts[worker]) }
         for round in 0..<(counts.max() ?? 0) {
@@ -44,7 +45,7 @@ struct TapSupply: Sendable {
                             amount: Self.amount, merchantId: merchantId, deviceId: deviceId, recipient: sealer)
                         let request = CreatePaymentRequest(
                             cardData: sealed, amount: Self.amount.minorUnits, currency: Self.amount.currency.alphabeticCode)
-                        return (worker, ByteBuffer(bytes: Array(try JSONEncoder.gatewayAPI.encode(request))))
+                        return (worker, ByteBuffer(bytes: Array(try encoder.encode(request))))
                     }
                 }
                 for try await (worker, body) in group { all[worker].append(body) }

@@ -9,24 +9,24 @@ import Testing
 struct SQLiteGroupCommitTests {
     @Test("300 concurrent transactions, half not waiting for the disk: all committed once waitUntilDurable returns")
     func mixedDurability() async throws {
-        try await Self.withFile { path, database in
+        try await Self.withFile { database, reader in
             try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY)")
             try await Self.insertConcurrently(300, into: database) { !$0.isMultiple(of: 2) }
             try await database.waitUntilDurable()
-            #expect(try await Self.committedCount(path) == 300)
+            #expect(try await Self.committedCount(reader) == 300)
         }
     }
 
     @Test("writes of transactions that do not wait for the disk are committed when the sync under way ends, unasked")
     func parkedGroupCommitsItself() async throws {
-        try await Self.withFile { path, database in
+        try await Self.withFile { database, reader in
             try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY)")
             // Every 20th waits for the disk and keeps syncs going while the others finish, so some of them park.
             try await Self.insertConcurrently(60, into: database) { $0.isMultiple(of: 20) }
             // No further transaction: the group left open must commit by itself.
             var count = 0
             for _ in 0..<500 {
-                count = try await Self.committedCount(path)
+                count = try await Self.committedCount(reader)
                 if count == 60 { break }
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -36,7 +36,7 @@ struct SQLiteGroupCommitTests {
 
     @Test("a statement that fails outside a transaction undoes only itself, not the writes of its group")
     func failedStatementAlone() async throws {
-        try await Self.withFile { path, database in
+        try await Self.withFile { database, reader in
             try await database.query("CREATE TABLE items (id BIGINT PRIMARY KEY, note TEXT NOT NULL)")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for id in 0..<100 {
@@ -59,7 +59,7 @@ struct SQLiteGroupCommitTests {
             try await database.transaction { executor in
                 try await executor.query("INSERT INTO items (id, note) VALUES (1000, 'after')")
             }
-            #expect(try await Self.committedCount(path) == 51)
+            #expect(try await Self.committedCount(reader) == 51)
         }
     }
 
@@ -85,20 +85,21 @@ struct SQLiteGroupCommitTests {
         }
     }
 
-    /// Runs `body` with a fresh SQLite file (the gateway's pragmas, WAL synced by `SQLiteWALSync`) and its path.
-    private static func withFile(_ body: (String, SQLiteStorage) async throws -> Void) async throws {
+    /// Runs `body` with a fresh SQLite file (the gateway's pragmas, WAL synced by `SQLiteWALSync`) and a second
+    /// connection to it, which sees only what was committed.
+    private static func withFile(_ body: (SQLiteStorage, SQLiteStorage) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "contactless-group-\(UUID().uuidString).sqlite"
         ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        try await body(path, try await SQLiteStorage.open(path: path))
+        let database = try await SQLiteStorage.open(path: path)
+        try await body(database, try await SQLiteStorage.open(path: path))
     }
 
-    /// The rows of `items` another connection sees.
-    private static func committedCount(_ path: String) async throws -> Int {
-        let other = try await SQLiteStorage.open(path: path)
-        return try #require(try await other.query("SELECT count(*) AS n FROM items").first).integer("n")
+    /// The rows of `items` the second connection sees.
+    private static func committedCount(_ reader: SQLiteStorage) async throws -> Int {
+        try #require(try await reader.query("SELECT count(*) AS n FROM items").first).integer("n")
     }
 }

@@ -35,7 +35,8 @@ final class SQLiteCommitGroup: Sendable {
         var awaitingCommit: [CheckedContinuation<UInt64, any Error>] = []
         /// Whether the group holds writes of members that returned without waiting for its commit.
         var holdsReturnedWrites = false
-        /// Whether a sync of the WAL is under way.
+        /// Whether a sync of the WAL is under way, or owed to a parked group's commit (see ``syncFinished()``):
+        /// either way a finished group parks rather than commits.
         var syncing = false
         /// Why a group with returned writes failed; every later member is refused.
         var failure: (any Error)?
@@ -114,7 +115,7 @@ final class SQLiteCommitGroup: Sendable {
 
     /// The holder's member is done: true when it should commit the group now (the group is full, or no one waits
     /// for the lock and no sync is under way); otherwise it leaves the group open with ``handOverAndAwaitCommit()``
-    /// or ``handOverReturning()``.
+    /// or ``handOverReturning(withWrites:)``.
     func memberFinished() -> Bool {
         state.withLock { state in
             state.members += 1

@@ -109,9 +109,12 @@ public final class SQLiteStorage: SQLDatabase {
         try await transaction(awaitingDisk: false, body)
     }
 
-    /// Returns once everything written so far is on disk: an empty member joins the open group (if any), so that
-    /// writes of transactions that returned before their group's commit are covered too.
+    /// Returns once everything written so far is on disk. Writes not yet committed (of transactions that returned
+    /// before their group's commit) sit in the open group: an empty member joins it and waits for its commit and
+    /// sync. With no group open everything written is committed, and only the sync is waited for (an empty commit
+    /// would cost a sync of its own).
     public func waitUntilDurable() async throws {
+        guard group.isOpen else { return try await walSync.waitUntilAllDurable() }
         try await grouped { _ async throws -> Swift.Result<Void, any Error> in .success(()) }
     }
 
