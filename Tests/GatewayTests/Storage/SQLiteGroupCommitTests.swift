@@ -1,4 +1,3 @@
-import Foundation
 import Gateway
 import Testing
 
@@ -88,14 +87,10 @@ struct SQLiteGroupCommitTests {
     /// Runs `body` with a fresh SQLite file (the gateway's pragmas, WAL synced by `SQLiteWALSync`) and a second
     /// connection to it, which sees only what was committed.
     private static func withFile(_ body: (SQLiteStorage, SQLiteStorage) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "contactless-group-\(UUID().uuidString).sqlite"
-        ).path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try await TestDatabases.withSQLitePath { path in
+            let database = try await SQLiteStorage.open(path: path)
+            try await body(database, try await SQLiteStorage.open(path: path))
         }
-        let database = try await SQLiteStorage.open(path: path)
-        try await body(database, try await SQLiteStorage.open(path: path))
     }
 
     /// The rows of `items` the second connection sees.

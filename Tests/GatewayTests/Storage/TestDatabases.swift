@@ -56,17 +56,25 @@ enum TestDatabases {
     private static func withSQLite<Result: Sendable>(
         _ migrators: [Migrator], _ body: (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
+        try await withSQLitePath { path in
+            let database = try await SQLiteStorage.open(path: path)
+            return try await GatewayDatabase.running(database, logger: quiet) {
+                for migrator in migrators { try await migrator.migrate(database) }
+                return try await body(database)
+            }
+        }
+    }
+
+    /// Runs `body` with the path of a new SQLite file in the temporary directory, removed (with its WAL and shared
+    /// memory files) afterwards.
+    static func withSQLitePath<Result>(_ body: (String) async throws -> Result) async throws -> Result {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "contactless-test-\(UUID().uuidString).sqlite"
         ).path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        let database = try await SQLiteStorage.open(path: path)
-        return try await GatewayDatabase.running(database, logger: quiet) {
-            for migrator in migrators { try await migrator.migrate(database) }
-            return try await body(database)
-        }
+        return try await body(path)
     }
 
     private static func withPostgres<Result: Sendable>(
