@@ -115,7 +115,10 @@ public struct CardDataOpener: Sendable {
         } catch {
             throw GatewayAPIError(code: .cardDataInvalid, message: "the card data could not be decrypted")
         }
-        guard let payload = try? JSONDecoder.cardData.decode(CardDataPayload.self, from: plaintext) else {
+        guard
+            let payload = CardDataPayload.plainDecoded(from: plaintext)
+                ?? (try? JSONDecoder.cardData.decode(CardDataPayload.self, from: plaintext))
+        else {
             throw GatewayAPIError(code: .cardDataInvalid, message: "the decrypted card data is malformed")
         }
         guard payload.readId == sealed.readId, payload.deviceId == sealed.deviceId,

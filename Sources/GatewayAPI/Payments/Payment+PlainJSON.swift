@@ -1,0 +1,53 @@
+import Foundation
+
+extension Payment {
+    /// The bytes `JSONEncoder.gatewayAPI` writes for this payment (sorted keys, ISO 8601 dates in whole seconds,
+    /// absent optionals left out), written directly: `JSONEncoder` spends ~10 µs on a payment, a few percent of an
+    /// authorization. Nil when a string would need escaping or a date is outside the years 1970–9999; the caller
+    /// then encodes with `JSONEncoder`.
+    package func plainJSON() -> Data? {
+        var out = PlainJSONWriter()
+        out.open()
+        out.member("amount", amount)
+        out.member("captureMethod", captureMethod.rawValue)
+        out.member("capturedAmount", capturedAmount)
+        if let card {
+            out.key("card")
+            out.open()
+            out.member("bin", card.bin)
+            out.member("entryMode", card.entryMode)
+            out.member("last4", card.last4)
+            out.member("scheme", card.scheme)
+            out.close()
+        }
+        out.member("createdAt", createdAt)
+        out.member("currency", currency)
+        out.member("deviceId", deviceId)
+        out.member("failureCode", failureCode)
+        out.member("id", id)
+        if let issuer {
+            out.key("issuer")
+            out.open()
+            out.member("approvalCode", issuer.approvalCode)
+            out.member("authenticationData", issuer.authenticationData)
+            out.member("responseCode", issuer.responseCode)
+            out.close()
+        }
+        out.member("kind", kind.rawValue)
+        out.member("merchantId", merchantId)
+        if let pinRequest {
+            out.key("pinRequest")
+            out.open()
+            out.member("expiresAt", pinRequest.expiresAt)
+            out.member("pinToken", pinRequest.pinToken)
+            out.close()
+        }
+        out.member("readId", readId?.uuidString)
+        out.member("refundedAmount", refundedAmount)
+        out.member("status", status.rawValue)
+        out.member("updatedAt", updatedAt)
+        out.member("verificationReason", verificationReason?.rawValue)
+        out.close()
+        return out.data
+    }
+}
