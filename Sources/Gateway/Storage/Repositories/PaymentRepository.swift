@@ -17,9 +17,23 @@ struct PaymentRepository: Sendable {
     private static let insertStatement =
         "INSERT INTO payments (\(columns)) VALUES (\((1...32).map { "$\($0)" }.joined(separator: ", ")))"
     private static let updateStatement: String = {
-        let names = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let assignments = names.enumerated().dropFirst().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
-        return "UPDATE payments SET \(assignments) WHERE id = $1"
+        let assignments = updatedColumns.enumerated().map { "\(columnNames[$1]) = $\($0 + 2)" }
+        return "UPDATE payments SET \(assignments.joined(separator: ", ")) WHERE id = $1"
+    }()
+
+    private static let columnNames = columns.split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Where in ``columns`` the columns an update writes are: all but those fixed when the payment is made. SQLite
+    /// rewrites the entries of every index on a column an UPDATE sets, changed or not: leaving these out leaves the
+    /// indexes on id, read id, merchant and creation time alone.
+    private static let updatedColumns: [Int] = {
+        let fixed: Set = [
+            "id", "merchant_id", "device_id", "read_id", "kind", "capture_method", "amount", "currency", "card_bin",
+            "card_last4", "card_scheme", "entry_mode", "created_at", "verification_reason",
+        ]
+        return columnNames.indices.filter { !fixed.contains(columnNames[$0]) }
     }()
 
     /// Inserts a new payment.
@@ -29,7 +43,8 @@ struct PaymentRepository: Sendable {
 
     /// Writes every mutable column of `record`.
     func update(_ record: PaymentRecord, on executor: any SQLExecutor) async throws(StorageError) {
-        try await executor.query(Self.updateStatement, Self.binds(record))
+        let binds = Self.binds(record)
+        try await executor.query(Self.updateStatement, [binds[0]] + Self.updatedColumns.map { binds[$0] })
     }
 
     /// The merchant's payment with `id`, locked for update when `locking`.
