@@ -28,7 +28,8 @@ import Testing
         for _ in 0..<500 {
             let request = Self.request(&random)
             let json = try JSONEncoder.gatewayAPI.encode(request)
-            let plain = try #require(CreatePaymentRequest.plainDecoded(from: json), "\(String(decoding: json, as: UTF8.self))")
+            let plain = try #require(
+                CreatePaymentRequest.plainDecoded(from: json), "\(String(decoding: json, as: UTF8.self))")
             #expect(plain == (try Self.apiDecoder.decode(CreatePaymentRequest.self, from: json)))
             #expect(plain == request)
         }
@@ -37,22 +38,28 @@ import Testing
     @Test func neverDiffersFromJSONDecoderOnVariants() throws {
         var random = SeededRandomNumberGenerator(seed: 6)
         let base = String(decoding: try JSONEncoder.gatewayAPI.encode(Self.request(&random)), as: UTF8.self)
-        let variants: [String] = [
-            " \n" + base + "\t ", base + "x", base + "{}", String(base.dropLast()),
-            base.replacingOccurrences(of: "\"amount\":", with: "\"amount\" : "),
-            base.replacingOccurrences(of: "{\"amount\":", with: "{\"amount\":1,\"amount\":"),
-            base.replacingOccurrences(of: "{\"amount\":", with: "{\"unknown\":1,\"amount\":"),
-            base.replacingOccurrences(of: "\"EUR\"", with: "\"E\\u0055R\""),
-            base.replacingOccurrences(of: "\"EUR\"", with: "\"EÜR\""),
-            base.replacingOccurrences(of: "\"EUR\"", with: "null"),
-            base.replacingOccurrences(of: "\"keyId\":", with: "\"keyId\":null,\"x\":"),
-        ] + ["1.0", "1e2", "1E2", "-0", "01", "-", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
-            "-9223372036854775809", "null", "\"1\"", "true", "[1]", "{}", "12 ", "-12"].map { amount in
-            base.replacingOccurrences(
-                of: #""amount":\d+"#, with: "\"amount\":\(amount)", options: .regularExpression)
-        } + ["\"purchase\"", "\"verification\"", "\"other\"", "null", "1"].map { kind in
-            base.replacingOccurrences(of: "{\"amount\":", with: "{\"kind\":\(kind),\"amount\":")
-        }
+        let variants: [String] =
+            [
+                " \n" + base + "\t ", base + "x", base + "{}", String(base.dropLast()),
+                base.replacingOccurrences(of: "\"amount\":", with: "\"amount\" : "),
+                base.replacingOccurrences(of: "{\"amount\":", with: "{\"amount\":1,\"amount\":"),
+                base.replacingOccurrences(of: "{\"amount\":", with: "{\"unknown\":1,\"amount\":"),
+                base.replacingOccurrences(of: "\"EUR\"", with: "\"E\\u0055R\""),
+                base.replacingOccurrences(of: "\"EUR\"", with: "\"EÜR\""),
+                base.replacingOccurrences(of: "\"EUR\"", with: "null"),
+                base.replacingOccurrences(of: "\"keyId\":", with: "\"keyId\":null,\"x\":"),
+            ]
+            + [
+                "1.0", "1e2", "1E2", "-0", "01", "-", "9223372036854775807", "9223372036854775808",
+                "-9223372036854775808",
+                "-9223372036854775809", "null", "\"1\"", "true", "[1]", "{}", "12 ", "-12",
+            ].map { amount in
+                base.replacingOccurrences(
+                    of: #""amount":\d+"#, with: "\"amount\":\(amount)", options: .regularExpression)
+            }
+            + ["\"purchase\"", "\"verification\"", "\"other\"", "null", "1"].map { kind in
+                base.replacingOccurrences(of: "{\"amount\":", with: "{\"kind\":\(kind),\"amount\":")
+            }
         var plainCount = 0
         for variant in variants {
             if try Self.checkRequest(Data(variant.utf8)) { plainCount += 1 }
@@ -118,7 +125,8 @@ import Testing
     func readsCreatedAtAsJSONDecoderDoes(seconds: String) throws {
         var random = SeededRandomNumberGenerator(seed: 9)
         let json = String(decoding: try Self.cardDataEncoder.encode(try Self.payload(&random)), as: UTF8.self)
-            .replacingOccurrences(of: #""createdAt":[^,]+"#, with: "\"createdAt\":\(seconds)", options: .regularExpression)
+            .replacingOccurrences(
+                of: #""createdAt":[^,]+"#, with: "\"createdAt\":\(seconds)", options: .regularExpression)
         let codable = try? Self.cardDataDecoder.decode(CardDataPayload.self, from: Data(json.utf8))
         let plain = CardDataPayload.plainDecoded(from: Data(json.utf8))
         #expect(plain == codable)
@@ -139,7 +147,9 @@ import Testing
                 continue
             }
             plainCount += 1
-            #expect(plain == expected, "\(String(decoding: plain, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))")
+            #expect(
+                plain == expected,
+                "\(String(decoding: plain, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))")
         }
         #expect(plainCount > 700)
     }
@@ -149,7 +159,8 @@ import Testing
     static func request(_ random: inout SeededRandomNumberGenerator) -> CreatePaymentRequest {
         let sealed = SealedCardData(
             keyId: "psp-\(random.next() % 1000)", readId: UUID(), deviceId: "device_\(random.next() % 100_000)",
-            merchantId: "acct_\(random.next())", encapsulatedKey: Data((0..<65).map { _ in UInt8(random.next() % 256) }),
+            merchantId: "acct_\(random.next())",
+            encapsulatedKey: Data((0..<65).map { _ in UInt8(random.next() % 256) }),
             ciphertext: Data((0..<Int(random.next() % 600)).map { _ in UInt8(random.next() % 256) }))
         let amounts = [0, 1, 1_000, 999_999_999_999, -5, Int.max, Int.min]
         return CreatePaymentRequest(
@@ -157,7 +168,8 @@ import Testing
             currency: ["EUR", "USD", "JPY", "xx/y"][Int(random.next() % 4)],
             kind: [nil, .purchase, .verification][Int(random.next() % 3)],
             captureMethod: [nil, .automatic, .manual][Int(random.next() % 3)],
-            verificationReason: random.next() % 2 == 0 ? nil : VerificationReason.allCases.randomElement(using: &random))
+            verificationReason: random.next() % 2 == 0 ? nil : VerificationReason.allCases.randomElement(using: &random)
+        )
     }
 
     static func payload(_ random: inout SeededRandomNumberGenerator) throws -> CardDataPayload {
@@ -180,7 +192,8 @@ import Testing
 
     static func payment(_ random: inout SeededRandomNumberGenerator, awkwardStrings: Bool) -> Payment {
         func text(_ plain: String) -> String {
-            awkwardStrings && random.next() % 3 == 0 ? plain + ["\"", "\\", "\n", "é", "\u{7F}", "/"][Int(random.next() % 6)] : plain
+            awkwardStrings && random.next() % 3 == 0
+                ? plain + ["\"", "\\", "\n", "é", "\u{7F}", "/"][Int(random.next() % 6)] : plain
         }
         func maybe<T>(_ value: T) -> T? { random.next() % 3 == 0 ? nil : value }
         func date() -> Date {
@@ -196,9 +209,12 @@ import Testing
             kind: random.next() % 2 == 0 ? .purchase : .verification,
             status: PaymentStatus.allCases.randomElement(using: &random) ?? .succeeded,
             captureMethod: random.next() % 2 == 0 ? .automatic : .manual, amount: Int(random.next() % 1_000_000) - 10,
-            currency: text("EUR"), capturedAmount: Int(random.next() % 1_000), refundedAmount: Int(random.next() % 1_000),
+            currency: text("EUR"), capturedAmount: Int(random.next() % 1_000),
+            refundedAmount: Int(random.next() % 1_000),
             card: maybe(PaymentCard(bin: text("476173"), last4: "0119", scheme: "visa", entryMode: "contactlessChip")),
-            issuer: maybe(IssuerOutcome(responseCode: "00", approvalCode: maybe("A1B2C3"), authenticationData: maybe(text("ABCD")))),
+            issuer: maybe(
+                IssuerOutcome(
+                    responseCode: "00", approvalCode: maybe("A1B2C3"), authenticationData: maybe(text("ABCD")))),
             failureCode: maybe(text("doNotHonour")),
             pinRequest: maybe(PINRequest(pinToken: text("pin_\(random.next())"), expiresAt: date())),
             createdAt: date(), updatedAt: date())
@@ -208,7 +224,8 @@ import Testing
 extension CardDataPayload {
     fileprivate func with(pinBlock: [UInt8]) -> CardDataPayload {
         CardDataPayload(
-            readId: readId, deviceId: deviceId, merchantId: merchantId, createdAt: createdAt, authorization: authorization,
+            readId: readId, deviceId: deviceId, merchantId: merchantId, createdAt: createdAt,
+            authorization: authorization,
             pinBlock: pinBlock)
     }
 }

@@ -11,24 +11,22 @@ extension SealedCardData {
         var seen = PlainJSONReader.SeenKeys()
         let plain = reader.object { key, reader in
             if key.is("keyId") {
-                keyId = seen.first(0) ? reader.string() : nil
-                return keyId != nil
+                return reader.value(&keyId, first: seen.first(0)) { $0.string() }
             } else if key.is("readId") {
-                readId = seen.first(1) ? reader.string().flatMap(UUID.init(uuidString:)) : nil
-                return readId != nil
+                return reader.value(&readId, first: seen.first(1)) { $0.string().flatMap(UUID.init(uuidString:)) }
             } else if key.is("deviceId") {
-                deviceId = seen.first(2) ? reader.string() : nil
-                return deviceId != nil
+                return reader.value(&deviceId, first: seen.first(2)) { $0.string() }
             } else if key.is("merchantId") {
-                merchantId = seen.first(3) ? reader.string() : nil
-                return merchantId != nil
+                return reader.value(&merchantId, first: seen.first(3)) { $0.string() }
             } else if key.is("encapsulatedKey") {
                 // Data's default JSON form: base64.
-                encapsulatedKey = seen.first(4) ? reader.string().flatMap { Data(base64Encoded: $0) } : nil
-                return encapsulatedKey != nil
+                return reader.value(&encapsulatedKey, first: seen.first(4)) {
+                    $0.string().flatMap { Data(base64Encoded: $0) }
+                }
             } else if key.is("ciphertext") {
-                ciphertext = seen.first(5) ? reader.string().flatMap { Data(base64Encoded: $0) } : nil
-                return ciphertext != nil
+                return reader.value(&ciphertext, first: seen.first(5)) {
+                    $0.string().flatMap { Data(base64Encoded: $0) }
+                }
             }
             return false
         }
@@ -50,20 +48,17 @@ extension CardDataPayload: PlainJSONDecodable {
             var seen = PlainJSONReader.SeenKeys()
             let plain = reader.object { key, reader in
                 if key.is("readId") {
-                    readId = seen.first(0) ? reader.string().flatMap(UUID.init(uuidString:)) : nil
-                    return readId != nil
+                    return reader.value(&readId, first: seen.first(0)) { $0.string().flatMap(UUID.init(uuidString:)) }
                 } else if key.is("deviceId") {
-                    deviceId = seen.first(1) ? reader.string() : nil
-                    return deviceId != nil
+                    return reader.value(&deviceId, first: seen.first(1)) { $0.string() }
                 } else if key.is("merchantId") {
-                    merchantId = seen.first(2) ? reader.string() : nil
-                    return merchantId != nil
+                    return reader.value(&merchantId, first: seen.first(2)) { $0.string() }
                 } else if key.is("createdAt") {
-                    createdAt = seen.first(3) ? reader.double().map(Date.init(timeIntervalSince1970:)) : nil
-                    return createdAt != nil
+                    return reader.value(&createdAt, first: seen.first(3)) {
+                        $0.double().map(Date.init(timeIntervalSince1970:))
+                    }
                 } else if key.is("authorization") {
-                    authorization = seen.first(4) ? CardAuthorizationData.read(&reader) : nil
-                    return authorization != nil
+                    return reader.value(&authorization, first: seen.first(4)) { CardAuthorizationData.read(&$0) }
                 } else if key.is("pinBlock") {
                     guard seen.first(5) else { return false }
                     if reader.null() { return true }
@@ -95,14 +90,11 @@ extension CardAuthorizationData {
         var seen = PlainJSONReader.SeenKeys()
         let plain = reader.object { key, reader in
             if key.is("mode") {
-                mode = seen.first(0) ? reader.string().flatMap(Mode.init(rawValue:)) : nil
-                return mode != nil
+                return reader.value(&mode, first: seen.first(0)) { $0.string().flatMap(Mode.init(rawValue:)) }
             } else if key.is("iccData") {
-                iccData = seen.first(1) ? reader.string().flatMap { [UInt8](hex: $0) } : nil
-                return iccData != nil
+                return reader.value(&iccData, first: seen.first(1)) { $0.string().flatMap { [UInt8](hex: $0) } }
             } else if key.is("pan") {
-                pan = seen.first(2) ? reader.string().flatMap { try? PAN($0) } : nil
-                return pan != nil
+                return reader.value(&pan, first: seen.first(2)) { $0.string().flatMap { try? PAN($0) } }
             } else if key.is("panSequenceNumber") {
                 guard seen.first(3) else { return false }
                 if reader.null() { return true }

@@ -9,14 +9,11 @@ extension CreatePaymentRequest: PlainJSONDecodable {
             var seen = PlainJSONReader.SeenKeys()
             let plain = reader.object { key, reader in
                 if key.is("cardData") {
-                    cardData = seen.first(0) ? SealedCardData.read(&reader) : nil
-                    return cardData != nil
+                    return reader.value(&cardData, first: seen.first(0)) { SealedCardData.read(&$0) }
                 } else if key.is("amount") {
-                    amount = seen.first(1) ? reader.integer() : nil
-                    return amount != nil
+                    return reader.value(&amount, first: seen.first(1)) { $0.integer() }
                 } else if key.is("currency") {
-                    currency = seen.first(2) ? reader.string() : nil
-                    return currency != nil
+                    return reader.value(&currency, first: seen.first(2)) { $0.string() }
                 } else if key.is("kind") {
                     return seen.first(3) && reader.optional(&kind)
                 } else if key.is("captureMethod") {

@@ -12,13 +12,12 @@ extension Payment {
         out.member("captureMethod", captureMethod.rawValue)
         out.member("capturedAmount", capturedAmount)
         if let card {
-            out.key("card")
-            out.open()
-            out.member("bin", card.bin)
-            out.member("entryMode", card.entryMode)
-            out.member("last4", card.last4)
-            out.member("scheme", card.scheme)
-            out.close()
+            out.object("card") { out in
+                out.member("bin", card.bin)
+                out.member("entryMode", card.entryMode)
+                out.member("last4", card.last4)
+                out.member("scheme", card.scheme)
+            }
         }
         out.member("createdAt", createdAt)
         out.member("currency", currency)
@@ -26,21 +25,19 @@ extension Payment {
         out.member("failureCode", failureCode)
         out.member("id", id)
         if let issuer {
-            out.key("issuer")
-            out.open()
-            out.member("approvalCode", issuer.approvalCode)
-            out.member("authenticationData", issuer.authenticationData)
-            out.member("responseCode", issuer.responseCode)
-            out.close()
+            out.object("issuer") { out in
+                out.member("approvalCode", issuer.approvalCode)
+                out.member("authenticationData", issuer.authenticationData)
+                out.member("responseCode", issuer.responseCode)
+            }
         }
         out.member("kind", kind.rawValue)
         out.member("merchantId", merchantId)
         if let pinRequest {
-            out.key("pinRequest")
-            out.open()
-            out.member("expiresAt", pinRequest.expiresAt)
-            out.member("pinToken", pinRequest.pinToken)
-            out.close()
+            out.object("pinRequest") { out in
+                out.member("expiresAt", pinRequest.expiresAt)
+                out.member("pinToken", pinRequest.pinToken)
+            }
         }
         out.member("readId", readId?.uuidString)
         out.member("refundedAmount", refundedAmount)

@@ -185,6 +185,16 @@ package struct PlainJSONReader {
 }
 
 extension PlainJSONReader {
+    /// Reads a member's value into `slot` with `read`: false when `first` is false (a repeated key) or `read` finds
+    /// no value.
+    package mutating func value<Value>(
+        _ slot: inout Value?, first: Bool, _ read: (inout PlainJSONReader) -> Value?
+    ) -> Bool {
+        guard first else { return false }
+        slot = read(&self)
+        return slot != nil
+    }
+
     /// An optional string enumeration: `null` is nil.
     package mutating func optional<Value: RawRepresentable<String>>(_ value: inout Value?) -> Bool {
         if null() {

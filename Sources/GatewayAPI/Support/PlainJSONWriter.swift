@@ -22,6 +22,14 @@ struct PlainJSONWriter {
         empty = false
     }
 
+    /// A member whose value is an object with the members `write` writes.
+    mutating func object(_ name: StaticString, _ write: (inout PlainJSONWriter) -> Void) {
+        key(name)
+        open()
+        write(&self)
+        close()
+    }
+
     mutating func key(_ name: StaticString) {
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
