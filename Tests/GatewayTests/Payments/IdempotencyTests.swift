@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ContactlessTesting
 import Foundation
 import Gateway
 import GatewayAPI
@@ -33,6 +34,40 @@ struct IdempotencyTests {
             let tooMuch = try await gateway.post("/v1/payments/\(payment.id)/refunds", refund, idempotencyKey: "r-1")
             let tooMuchAgain = try await gateway.post("/v1/payments/\(payment.id)/refunds", refund, idempotencyKey: "r-1")
             #expect(tooMuch.problem?.code == "amountExceedsAvailable" && tooMuchAgain.problem == tooMuch.problem)
+        }
+    }
+
+    /// Answers that do not depend on running the request again: a retry whose read has gone stale still gets the
+    /// payment, and a refusal is the key's answer like any other; neither counts in the metrics twice.
+    @Test(
+        "a retry after the read's 60 s still gets the stored payment; a refusal before any write is the key's answer",
+        arguments: TestDatabases.kinds)
+    func answersReachedBeforeTheClaim(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let tapper = try gateway.tapper(card)
+            let request = CreatePaymentRequest(
+                cardData: try await gateway.sealedTap(tapper), amount: 1_000, currency: "EUR")
+            let first = try await gateway.post("/v1/payments", request, idempotencyKey: "late-retry")
+            #expect(first.status == .created)
+            // The read is now stale (cardDataExpired if run again): the retry replays the payment instead.
+            gateway.clock.advance(by: 120)
+            let retry = try await gateway.post("/v1/payments", request, idempotencyKey: "late-retry")
+            #expect(retry.status == .created && retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(Data(first.body.readableBytesView) == Data(retry.body.readableBytesView))
+            // The same request under another key runs, and is refused before it writes anything: that refusal is
+            // this key's answer, replayed to a retry.
+            let refused = try await gateway.post("/v1/payments", request, idempotencyKey: "stale-read")
+            #expect(refused.status.code == 410 && refused.problem?.code == "cardDataExpired")
+            #expect(refused.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            let refusedAgain = try await gateway.post("/v1/payments", request, idempotencyKey: "stale-read")
+            #expect(refusedAgain.problem == refused.problem)
+            #expect(refusedAgain.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
+            let exposition = try await gateway.client.execute(uri: "/metrics", method: .get, headers: [:], body: nil).text
+            // Counted once each: the replays ran nothing that counts.
+            #expect(exposition.contains(#"gateway_authorizations_total{result="cardDataExpired"} 1"#), "\(exposition)")
+            #expect(exposition.contains(#"gateway_authorizations_total{result="succeeded"} 1"#), "\(exposition)")
         }
     }
 
