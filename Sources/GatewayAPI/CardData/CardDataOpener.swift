@@ -26,7 +26,7 @@ public struct CardDataOpener: Sendable {
     /// few seconds ahead is harmless; beyond it the data is refused rather than given a longer life.
     public static let allowedClockSkew: TimeInterval = 5
 
-    private let privateKeys: [String: P256.KeyAgreement.PrivateKey]
+    private let privateKeys: [String: CardDataRecipientKey]
     private let replayStore: any SealedCardDataReplayStore
     private let clock: @Sendable () -> Date
 
@@ -40,7 +40,8 @@ public struct CardDataOpener: Sendable {
         privateKeys: [String: P256.KeyAgreement.PrivateKey], replayStore: any SealedCardDataReplayStore,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.privateKeys = privateKeys
+        let info = Array(SealedCardData.protocolInfo.utf8)
+        self.privateKeys = privateKeys.mapValues { CardDataRecipientKey($0, info: info) }
         self.replayStore = replayStore
         self.clock = clock
     }
@@ -104,14 +105,12 @@ public struct CardDataOpener: Sendable {
     /// HPKE-opens and decodes; every failure is ``GatewayAPIError/Code/cardDataInvalid`` with a fixed message (the
     /// underlying errors are dropped: a decoding error could quote the plaintext).
     private static func decrypt(
-        _ sealed: SealedCardData, with privateKey: P256.KeyAgreement.PrivateKey
+        _ sealed: SealedCardData, with privateKey: CardDataRecipientKey
     ) throws(GatewayAPIError) -> CardDataPayload {
         let plaintext: Data
         do {
-            var recipient = try HPKE.Recipient(
-                privateKey: privateKey, ciphersuite: CardDataSealer.ciphersuite,
-                info: Data(SealedCardData.protocolInfo.utf8), encapsulatedKey: sealed.encapsulatedKey)
-            plaintext = try recipient.open(sealed.ciphertext, authenticating: sealed.authenticatedData)
+            plaintext = try privateKey.open(
+                sealed.ciphertext, encapsulatedKey: sealed.encapsulatedKey, authenticating: sealed.authenticatedData)
         } catch {
             throw GatewayAPIError(code: .cardDataInvalid, message: "the card data could not be decrypted")
         }
