@@ -57,10 +57,8 @@ public struct EMVDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``ValueError/Code/invalidDate`` for dates outside 1950...2049.
     public init(_ date: Date, timeZone: TimeZone) throws {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        try self.init(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0)
+        let time = CivilTime(date, in: timeZone)
+        try self.init(year: time.year, month: time.month, day: time.day)
     }
 
     /// The n6 encoding `YYMMDD`, e.g. `25 12 31`.

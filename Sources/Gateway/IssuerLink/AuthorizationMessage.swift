@@ -182,14 +182,6 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
 
     private static let utc = TimeZone(identifier: "UTC") ?? .current
 
-    /// The Gregorian calendar in UTC, made once: messages and their references are built inside the payment's
-    /// transaction, under the database's lock.
-    static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = utc
-        return calendar
-    }()
-
     private static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
 
     /// `value` in decimal, left-padded with zeros to `width`.
@@ -205,18 +197,20 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
 
     /// `date` as `format` (`MMddHHmmss`, `HHmmss`) in `timeZone`, with the Gregorian calendar whatever the locale.
     static func timestamp(_ date: Date, _ format: String, in timeZone: TimeZone) -> String {
-        var calendar = utcCalendar
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.month, .day, .hour, .minute, .second], from: date)
-        let values: [Character: Int] = [
-            "M": parts.month ?? 0, "d": parts.day ?? 0, "H": parts.hour ?? 0, "m": parts.minute ?? 0,
-            "s": parts.second ?? 0,
-        ]
+        let time = CivilTime(date, in: timeZone)
         var text = ""
         var index = format.startIndex
         while index < format.endIndex {
-            let letter = format[index]
-            text += digits(values[letter] ?? 0, width: 2)
+            let value =
+                switch format[index] {
+                case "M": time.month
+                case "d": time.day
+                case "H": time.hour
+                case "m": time.minute
+                case "s": time.second
+                default: 0
+                }
+            text += digits(value, width: 2)
             index = format.index(index, offsetBy: 2, limitedBy: format.endIndex) ?? format.endIndex
         }
         return text

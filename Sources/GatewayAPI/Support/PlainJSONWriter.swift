@@ -1,3 +1,4 @@
+import EMV
 import Foundation
 
 /// Writes JSON objects whose members the caller gives in sorted order; gives up (``data`` nil) on a string that
@@ -77,19 +78,7 @@ struct PlainJSONWriter {
     static func iso8601(_ date: Date) -> String? {
         let interval = date.timeIntervalSince1970
         guard interval >= 0, interval < 253_402_300_800 else { return nil }
-        let seconds = Int(interval.rounded(.down))
-        let days = seconds / 86_400
-        let time = seconds % 86_400
-        // Civil date from days since 1970-01-01 (H. Hinnant, "chrono-compatible low-level date algorithms").
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let time = CivilTime(date)
         var text = [UInt8]()
         text.reserveCapacity(20)
         func digits(_ value: Int, _ width: Int) {
@@ -100,17 +89,17 @@ struct PlainJSONWriter {
                 divisor /= 10
             }
         }
-        digits(year, 4)
+        digits(time.year, 4)
         text.append(UInt8(ascii: "-"))
-        digits(month, 2)
+        digits(time.month, 2)
         text.append(UInt8(ascii: "-"))
-        digits(day, 2)
+        digits(time.day, 2)
         text.append(UInt8(ascii: "T"))
-        digits(time / 3_600, 2)
+        digits(time.hour, 2)
         text.append(UInt8(ascii: ":"))
-        digits(time / 60 % 60, 2)
+        digits(time.minute, 2)
         text.append(UInt8(ascii: ":"))
-        digits(time % 60, 2)
+        digits(time.second, 2)
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }

@@ -228,13 +228,10 @@ extension PaymentRepository {
         // RETURNING gives the incremented value; the STAN used is the one before it.
         let next = try device.integer("next_stan")
         let stan = next == 1 ? 999_999 : next - 1
-        // This runs inside the payment's transaction (under SQLite's lock): no `String(format:)`, no calendar made.
-        let calendar = AuthorizationMessage.utcCalendar
-        let year = calendar.component(.year, from: date) % 10
-        let day = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
-        let hour = calendar.component(.hour, from: date)
-        let rrn = String(year) + AuthorizationMessage.digits(day, width: 3) + AuthorizationMessage.digits(hour, width: 2)
-            + AuthorizationMessage.digits(stan, width: 6)
+        // This runs inside the payment's transaction (under SQLite's lock): no `String(format:)`, no calendar.
+        let time = CivilTime(date)
+        let rrn = String(time.year % 10) + AuthorizationMessage.digits(time.dayOfYear, width: 3)
+            + AuthorizationMessage.digits(time.hour, width: 2) + AuthorizationMessage.digits(stan, width: 6)
         return PaymentService.MessageReference(
             stan: stan, rrn: rrn,
             terminalID: try device.text("terminal_id"), cardAcceptorID: cardAcceptorID)
