@@ -34,7 +34,7 @@ struct IdempotentResponder: Sendable {
         }
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
-        hasher.update(data: Data(body.readableBytesView))
+        body.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         let hash = Array(hasher.finalize())
         let started = ContinuousClock.now
         while true {

@@ -76,8 +76,22 @@ package struct CardDataRecipientKey: Sendable, CustomStringConvertible, CustomRe
         return Array(hmac(key: prk, labeledInfo + [0x01]).prefix(length))
     }
 
+    /// HMAC-SHA256 (RFC 2104) of a key of at most one block, on swift-crypto's SHA-256: its `HMAC` type cost more
+    /// than the hashing itself for these short inputs (about 1.5 µs an HMAC, five per open).
     private static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+        var innerPad = [UInt8](repeating: 0x36, count: 64)
+        var outerPad = [UInt8](repeating: 0x5C, count: 64)
+        for (index, byte) in key.enumerated() {
+            innerPad[index] ^= byte
+            outerPad[index] ^= byte
+        }
+        var inner = SHA256()
+        innerPad.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        message.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        var outer = SHA256()
+        outerPad.withUnsafeBytes { outer.update(bufferPointer: $0) }
+        inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
+        return outer.finalize().withUnsafeBytes { Array($0) }
     }
 
     private static func bytes(_ label: StaticString) -> [UInt8] {
