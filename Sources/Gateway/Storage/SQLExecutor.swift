@@ -15,3 +15,19 @@ extension SQLExecutor {
     @discardableResult
     public func query(_ sql: String) async throws(StorageError) -> [SQLRow] { try await query(sql, []) }
 }
+
+extension SQLExecutor {
+    /// Runs `insert`, an `INSERT … ON CONFLICT DO NOTHING`, as a statement of the caller's transaction, and tells
+    /// whether it inserted its row. PostgreSQL says so with `RETURNING`; SQLite counts with `changes()` instead, as
+    /// its `RETURNING` builds and drops a temporary table per statement, and inside a transaction no other statement
+    /// runs in between.
+    func inserted(_ insert: String, _ binds: [SQLValue], returning column: String) async throws(StorageError) -> Bool {
+        switch dialect {
+        case .sqlite:
+            try await query(insert, binds)
+            return try await query("SELECT changes() AS changed").first?.integer("changed") == 1
+        case .postgres:
+            return try await !query(insert + " RETURNING " + column, binds).isEmpty
+        }
+    }
+}

@@ -30,17 +30,16 @@ struct IdempotencyStore: Sendable {
         on database: any SQLDatabase
     ) async throws -> Claim {
         let claim = try await database.transactionDurableLater { executor -> Claim in
-            let inserted = try await executor.query(
+            let inserted = try await executor.inserted(
                 """
                 INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, created_at, locked_until)
                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (merchant_id, idempotency_key) DO NOTHING
-                RETURNING merchant_id
                 """,
                 [
                     .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
                     .integer(now.addingTimeInterval(lease).millis),
-                ])
-            if !inserted.isEmpty { return .claimed }
+                ], returning: "merchant_id")
+            if inserted { return .claimed }
             guard
                 let row = try await executor.query(
                     """

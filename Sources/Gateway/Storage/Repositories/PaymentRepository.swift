@@ -212,20 +212,26 @@ extension PaymentRepository {
     func nextReference(
         deviceId: String, merchantId: String, date: Date, on executor: any SQLExecutor
     ) async throws -> PaymentService.MessageReference {
-        // One statement for both (every authorization runs it, holding the database's lock).
-        guard
-            let device = try await executor.query(
-                """
-                UPDATE devices SET next_stan = CASE WHEN next_stan >= 999999 THEN 1 ELSE next_stan + 1 END
-                WHERE id = $1
-                RETURNING terminal_id, next_stan, (SELECT card_acceptor_id FROM merchants WHERE id = $2) AS acceptor
-                """, [.text(deviceId), .text(merchantId)]
-            ).first,
-            let cardAcceptorID = try device.optionalText("acceptor")
-        else {
+        // Every authorization runs this, holding the database's lock. PostgreSQL: one statement; SQLite: the update,
+        // then a read of what it wrote (its RETURNING builds and drops a temporary table per statement).
+        let increment = """
+            UPDATE devices SET next_stan = CASE WHEN next_stan >= 999999 THEN 1 ELSE next_stan + 1 END
+            WHERE id = $1
+            """
+        let written = "terminal_id, next_stan, (SELECT card_acceptor_id FROM merchants WHERE id = $2) AS acceptor"
+        let rows: [SQLRow]
+        switch executor.dialect {
+        case .sqlite:
+            try await executor.query(increment, [.text(deviceId)])
+            rows = try await executor.query(
+                "SELECT \(written) FROM devices WHERE id = $1", [.text(deviceId), .text(merchantId)])
+        case .postgres:
+            rows = try await executor.query(increment + " RETURNING " + written, [.text(deviceId), .text(merchantId)])
+        }
+        guard let device = rows.first, let cardAcceptorID = try device.optionalText("acceptor") else {
             throw GatewayAPIError(code: .forbidden, message: "the device was not prepared for this merchant")
         }
-        // RETURNING gives the incremented value; the STAN used is the one before it.
+        // The row holds the incremented value; the STAN used is the one before it.
         let next = try device.integer("next_stan")
         let stan = next == 1 ? 999_999 : next - 1
         // This runs inside the payment's transaction (under SQLite's lock): no `String(format:)`, no calendar.

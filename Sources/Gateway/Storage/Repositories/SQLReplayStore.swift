@@ -25,19 +25,18 @@ public struct SQLReplayStore: SealedCardDataReplayStore {
         if lastPurge.isDue(at: now, interval: purgeInterval) {
             try await database.query("DELETE FROM opened_reads WHERE expires_at <= $1", [.integer(now.millis)])
         }
-        return try await Self.recordOpened(readId: readId, expiresAt: expiresAt, on: database)
+        return try await database.transaction { executor in
+            try await Self.recordOpened(readId: readId, expiresAt: expiresAt, on: executor)
+        }
     }
 
-    /// Records that `readId` was opened, as one statement of the caller's transaction; false when it was already.
+    /// Records that `readId` was opened, as a statement of the caller's transaction; false when it was already.
     static func recordOpened(
         readId: UUID, expiresAt: Date, on executor: any SQLExecutor
     ) async throws(StorageError) -> Bool {
-        let rows = try await executor.query(
-            """
-            INSERT INTO opened_reads (read_id, expires_at) VALUES ($1, $2)
-            ON CONFLICT (read_id) DO NOTHING RETURNING read_id
-            """, [.text(readId.uuidString.lowercased()), .integer(expiresAt.millis)])
-        return !rows.isEmpty
+        try await executor.inserted(
+            "INSERT INTO opened_reads (read_id, expires_at) VALUES ($1, $2) ON CONFLICT (read_id) DO NOTHING",
+            [.text(readId.uuidString.lowercased()), .integer(expiresAt.millis)], returning: "read_id")
     }
 
     /// When this node last purged: a hint only, losing it costs one extra purge.
