@@ -238,7 +238,8 @@ extension IssuerHost {
 
     /// The transaction date of `date` in UTC, as the card's 9A would carry it; nil only for dates EMV can't hold.
     static func utcDate(_ date: Date) -> EMVDate? {
-        try? EMVDate(date, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let time = CivilTime(date)
+        return try? EMVDate(year: time.year, month: time.month, day: time.day)
     }
 
     /// A six-character approval code, deterministic per card and ATC: the first three bytes of
