@@ -60,18 +60,15 @@ extension CardDataPayload: PlainJSONDecodable {
                 } else if key.is("authorization") {
                     return reader.value(&authorization, first: seen.first(4)) { CardAuthorizationData.read(&$0) }
                 } else if key.is("pinBlock") {
-                    guard seen.first(5) else { return false }
-                    if reader.null() { return true }
-                    var bytes: [UInt8] = []
-                    guard
-                        reader.array({ reader in
+                    return reader.nullableValue(&pinBlock, first: seen.first(5)) { reader in
+                        var bytes: [UInt8] = []
+                        let plain = reader.array { reader in
                             guard let byte = reader.integer(), let value = UInt8(exactly: byte) else { return false }
                             bytes.append(value)
                             return true
-                        })
-                    else { return false }
-                    pinBlock = bytes
-                    return true
+                        }
+                        return plain ? bytes : nil
+                    }
                 }
                 return false
             }
@@ -96,20 +93,17 @@ extension CardAuthorizationData {
             } else if key.is("pan") {
                 return reader.value(&pan, first: seen.first(2)) { $0.string().flatMap { try? PAN($0) } }
             } else if key.is("panSequenceNumber") {
-                guard seen.first(3) else { return false }
-                if reader.null() { return true }
-                panSequenceNumber = reader.integer().flatMap { UInt8(exactly: $0) }
-                return panSequenceNumber != nil
+                return reader.nullableValue(&panSequenceNumber, first: seen.first(3)) {
+                    $0.integer().flatMap { UInt8(exactly: $0) }
+                }
             } else if key.is("expiry") {
-                guard seen.first(4) else { return false }
-                if reader.null() { return true }
-                expiry = reader.string().flatMap { [UInt8](hex: $0) }.flatMap { try? ExpiryDate(n4: $0) }
-                return expiry != nil
+                return reader.nullableValue(&expiry, first: seen.first(4)) {
+                    $0.string().flatMap { [UInt8](hex: $0) }.flatMap { try? ExpiryDate(n4: $0) }
+                }
             } else if key.is("track2") {
-                guard seen.first(5) else { return false }
-                if reader.null() { return true }
-                track2 = reader.string().flatMap { [UInt8](hex: $0) }.flatMap { try? Track2EquivalentData(bytes: $0) }
-                return track2 != nil
+                return reader.nullableValue(&track2, first: seen.first(5)) {
+                    $0.string().flatMap { [UInt8](hex: $0) }.flatMap { try? Track2EquivalentData(bytes: $0) }
+                }
             }
             return false
         }

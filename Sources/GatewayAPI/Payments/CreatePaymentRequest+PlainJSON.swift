@@ -15,11 +15,17 @@ extension CreatePaymentRequest: PlainJSONDecodable {
                 } else if key.is("currency") {
                     return reader.value(&currency, first: seen.first(2)) { $0.string() }
                 } else if key.is("kind") {
-                    return seen.first(3) && reader.optional(&kind)
+                    return reader.nullableValue(&kind, first: seen.first(3)) {
+                        $0.string().flatMap(PaymentKind.init(rawValue:))
+                    }
                 } else if key.is("captureMethod") {
-                    return seen.first(4) && reader.optional(&captureMethod)
+                    return reader.nullableValue(&captureMethod, first: seen.first(4)) {
+                        $0.string().flatMap(CaptureMethod.init(rawValue:))
+                    }
                 } else if key.is("verificationReason") {
-                    return seen.first(5) && reader.optional(&verificationReason)
+                    return reader.nullableValue(&verificationReason, first: seen.first(5)) {
+                        $0.string().flatMap(VerificationReason.init(rawValue:))
+                    }
                 }
                 return false
             }

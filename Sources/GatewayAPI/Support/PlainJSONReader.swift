@@ -195,25 +195,14 @@ extension PlainJSONReader {
         return slot != nil
     }
 
-    /// An optional string enumeration: `null` is nil.
-    package mutating func optional<Value: RawRepresentable<String>>(_ value: inout Value?) -> Bool {
-        if null() {
-            value = nil
-            return true
-        }
-        guard let text = string(), let read = Value(rawValue: text) else { return false }
-        value = read
-        return true
-    }
-
-    /// An optional plain string: `null` is nil.
-    package mutating func optional(_ value: inout String?) -> Bool {
-        if null() {
-            value = nil
-            return true
-        }
-        value = string()
-        return value != nil
+    /// ``value(_:first:_:)`` for an optional member: `null` leaves `slot` nil, as `decodeIfPresent` does.
+    package mutating func nullableValue<Value>(
+        _ slot: inout Value?, first: Bool, _ read: (inout PlainJSONReader) -> Value?
+    ) -> Bool {
+        guard first else { return false }
+        if null() { return true }
+        slot = read(&self)
+        return slot != nil
     }
 }
 

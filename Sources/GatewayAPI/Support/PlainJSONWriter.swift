@@ -81,26 +81,19 @@ struct PlainJSONWriter {
         let time = CivilTime(date)
         var text = [UInt8]()
         text.reserveCapacity(20)
-        func digits(_ value: Int, _ width: Int) {
+        let parts: [(value: Int, width: Int, then: Unicode.Scalar)] = [
+            (time.year, 4, "-"), (time.month, 2, "-"), (time.day, 2, "T"), (time.hour, 2, ":"), (time.minute, 2, ":"),
+            (time.second, 2, "Z"),
+        ]
+        for part in parts {
             var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
+            for _ in 1..<part.width { divisor *= 10 }
             while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                text.append(UInt8(ascii: "0") + UInt8(part.value / divisor % 10))
                 divisor /= 10
             }
+            text.append(UInt8(ascii: part.then))
         }
-        digits(time.year, 4)
-        text.append(UInt8(ascii: "-"))
-        digits(time.month, 2)
-        text.append(UInt8(ascii: "-"))
-        digits(time.day, 2)
-        text.append(UInt8(ascii: "T"))
-        digits(time.hour, 2)
-        text.append(UInt8(ascii: ":"))
-        digits(time.minute, 2)
-        text.append(UInt8(ascii: ":"))
-        digits(time.second, 2)
-        text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }
 }
