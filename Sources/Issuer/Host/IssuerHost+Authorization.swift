@@ -238,9 +238,11 @@ extension IssuerHost {
 
     /// The transaction date of `date` in UTC, as the card's 9A would carry it; nil only for dates EMV can't hold.
     static func utcDate(_ date: Date) -> EMVDate? {
-        let time = CivilTime(date)
-        return try? EMVDate(year: time.year, month: time.month, day: time.day)
+        try? EMVDate(date, timeZone: utc)
     }
+
+    /// UTC, looked up once rather than by name on every authorization.
+    private static let utc = TimeZone(secondsFromGMT: 0) ?? .current
 
     /// A six-character approval code, deterministic per card and ATC: the first three bytes of
     /// SHA-256(keyed PAN hash ‖ ATC) in upper-case hex.
