@@ -4,16 +4,19 @@ import Synchronization
 /// Answers large runs of request lines on several threads, keeping the answers in input order.
 ///
 /// Each run of complete lines is cut at line boundaries into parts dealt out to the workers; every worker has its
-/// own `BatchProcessor` (its own parser and output buffer), so the workers share nothing but the immutable
-/// operation table and DES tables. Small runs, as in interactive use, are answered on the calling thread.
+/// own `BatchProcessor` (its own parser, output buffer and operation table), so the workers share nothing but
+/// the immutable DES tables. Small runs, as in interactive use, are answered on the calling thread.
 public final class ParallelBatchProcessor {
     private let processors: [BatchProcessor]
     /// Below this many bytes a run is answered on the calling thread: splitting would cost more than it saves.
     private let parallelThreshold: Int
 
-    /// Makes a processor with `workers` threads' worth of per-thread state (at least one).
-    public init(workers: Int, operations: BatchOperationTable = .standard, parallelThreshold: Int = 1 << 16) {
-        processors = (0..<max(1, workers)).map { _ in BatchProcessor(operations: operations) }
+    /// Makes a processor with `workers` threads' worth of per-thread state (at least one); `operations` is called
+    /// once per worker, so that no two workers call the same closures (see ``BatchOperationTable/standard``).
+    public init(
+        workers: Int, operations: () -> BatchOperationTable = { .standard }, parallelThreshold: Int = 1 << 16
+    ) {
+        processors = (0..<max(1, workers)).map { _ in BatchProcessor(operations: operations()) }
         self.parallelThreshold = parallelThreshold
     }
 

@@ -126,7 +126,11 @@ public enum KeyDerivation {
         guard high == nil else {
             throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
         }
-        return Insecure.SHA1.hash(data: x).withUnsafeBytes { decimalised($0) }
+        // Through `update(bufferPointer:)`: `hash(data:)` takes any `DataProtocol` and walks its regions
+        // generically, which cost more than the digest itself for these few bytes.
+        var sha1 = Insecure.SHA1()
+        x.withUnsafeBytes { sha1.update(bufferPointer: $0) }
+        return sha1.finalize().withUnsafeBytes { decimalised($0) }
     }
 
     private static var invalidDigits: CryptoError {
