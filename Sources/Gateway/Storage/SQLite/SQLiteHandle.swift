@@ -20,6 +20,8 @@ final class SQLiteHandle: @unchecked Sendable {
     }
 
     private var database: OpaquePointer?
+    /// Where the WAL hook reports each commit's WAL size (``checkpoint(with:)``); kept alive by this handle.
+    private var checkpointer: SQLiteCheckpointer?
     /// Prepared statements by SQL text, with their column names; the gateway's statements are a fixed set.
     private var statements: [String: Prepared] = [:]
     private static let initialization = NSLock()
@@ -57,12 +59,14 @@ final class SQLiteHandle: @unchecked Sendable {
         return sqlite_nio_sqlite3_get_autocommit(database) == 0
     }
 
-    /// Finalizes the statements and closes the connection (again: nothing).
+    /// Finalizes the statements and closes the connection, and its checkpointer's (again: nothing).
     func close() {
+        checkpointer?.close()
         for prepared in statements.values { sqlite_nio_sqlite3_finalize(prepared.statement) }
         statements = [:]
         if let database { sqlite_nio_sqlite3_close(database) }
         database = nil
+        checkpointer = nil
     }
 
     /// Runs one statement (`$N` placeholders, as every dialect's statements are written) with `binds`, returning
@@ -109,6 +113,28 @@ final class SQLiteHandle: @unchecked Sendable {
         else { throw Failure(code: result == SQLITE_OK ? SQLITE_MISUSE : result, message: "no write-ahead log") }
         let synced = sync(file, SQLITE_SYNC_NORMAL)
         guard synced == SQLITE_OK else { throw Failure(code: synced, message: "cannot sync the write-ahead log") }
+    }
+
+    /// Reports the WAL's size after every commit to `checkpointer` instead of running SQLite's automatic
+    /// checkpoint (the hook replaces it; see ``SQLiteCheckpointer``).
+    func checkpoint(with checkpointer: SQLiteCheckpointer) {
+        self.checkpointer = checkpointer
+        let hook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = {
+            context, _, _, frames in
+            // Called inside this handle's own COMMIT, so the handle is alive.
+            guard let context else { return SQLITE_OK }
+            let handle = Unmanaged<SQLiteHandle>.fromOpaque(context).takeUnretainedValue()
+            handle.checkpointer?.walGrew(to: frames, writer: handle)
+            return SQLITE_OK
+        }
+        sqlite_nio_sqlite3_wal_hook(database, hook, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Copies into the database file what of the WAL no reader still needs, waiting for no one. Its outcome is not
+    /// reported, as SQLite's automatic checkpoint does not: one that could not run (another was running) or
+    /// failed leaves the frames in the WAL, and the next one tries again.
+    func checkpointPassive() {
+        _ = sqlite_nio_sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
     /// A prepared statement and the names of its result columns, read once rather than on every run (and a row
