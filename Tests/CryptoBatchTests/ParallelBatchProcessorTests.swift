@@ -15,13 +15,31 @@ import Testing
         let processor = ParallelBatchProcessor(workers: workers, parallelThreshold: 1024)
         var output: [UInt8] = []
         let cut = try #require(input.lastIndex(of: 0x0A)) + 1
-        input[..<cut].withUnsafeBufferPointer { lines in
-            processor.process(lines: lines) { output.append(contentsOf: $0) }
+        try input[..<cut].withUnsafeBufferPointer { lines in
+            try processor.process(lines: lines) { output.append(contentsOf: $0) }
         }
         input[cut...].withUnsafeBufferPointer { last in
             processor.finish(lastLine: last) { output.append(contentsOf: $0) }
         }
         #expect(output == expected)
+    }
+
+    @Test("a write that fails stops the run, and process throws its error")
+    func failedWrite() throws {
+        struct Full: Error {}
+        let line = #"{"op":"mac.pad_iso_1","data":"ABCD"}"# + "\n"
+        let input = Array(String(repeating: line, count: 20_000).utf8)
+        let processor = ParallelBatchProcessor(workers: 2, parallelThreshold: 1024)
+        var writes = 0
+        #expect(throws: Full.self) {
+            try input.withUnsafeBufferPointer { lines in
+                try processor.process(lines: lines) { _ in
+                    writes += 1
+                    if writes == 3 { throw Full() }
+                }
+            }
+        }
+        #expect(writes == 3)
     }
 
     private func format6(_ value: Int) -> String {

@@ -46,7 +46,9 @@ extension Tap {
             let workers = jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
             let processor = ParallelBatchProcessor(workers: max(1, workers))
             if let input = MappedInput.standardInput() {
-                try input.forEachRound(of: Self.roundSize) { lines in
+                // All of a mapped file in one run: answers are written as they are ready, so the memory a run
+                // holds is its parts in flight, and rounds would only add a wait for each round's last part.
+                try input.forEachRound(of: Int.max / 2) { lines in
                     try processor.process(lines: lines, write: Self.write)
                 } last: { line in
                     try processor.finish(lastLine: line, write: Self.write)
