@@ -8,6 +8,11 @@ public protocol SQLExecutor: Sendable {
     /// - Throws: ``StorageError`` (``StorageError/Code/uniqueViolation`` for a duplicate key).
     @discardableResult
     func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow]
+
+    /// Runs `insert`, an `INSERT … ON CONFLICT DO NOTHING`, as a statement of the caller's transaction, and tells
+    /// whether it inserted its row; `column` is one of the row's (for a `RETURNING` clause). The default asks the
+    /// database with a statement; an executor that can ask its connection directly does.
+    func inserted(_ insert: String, _ binds: [SQLValue], returning column: String) async throws(StorageError) -> Bool
 }
 
 extension SQLExecutor {
@@ -21,7 +26,9 @@ extension SQLExecutor {
     /// whether it inserted its row. PostgreSQL says so with `RETURNING`; SQLite counts with `changes()` instead, as
     /// its `RETURNING` builds and drops a temporary table per statement, and inside a transaction no other statement
     /// runs in between.
-    func inserted(_ insert: String, _ binds: [SQLValue], returning column: String) async throws(StorageError) -> Bool {
+    public func inserted(
+        _ insert: String, _ binds: [SQLValue], returning column: String
+    ) async throws(StorageError) -> Bool {
         switch dialect {
         case .sqlite:
             try await query(insert, binds)

@@ -59,6 +59,12 @@ final class SQLiteHandle: @unchecked Sendable {
         return sqlite_nio_sqlite3_get_autocommit(database) == 0
     }
 
+    /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    var changes: Int {
+        guard let database else { return 0 }
+        return Int(sqlite_nio_sqlite3_changes(database))
+    }
+
     /// Finalizes the statements and closes the connection, and its checkpointer's (again: nothing).
     func close() {
         checkpointer?.close()

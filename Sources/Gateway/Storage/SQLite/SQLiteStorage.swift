@@ -307,5 +307,18 @@ public final class SQLiteStorage: SQLDatabase {
                 throw failure.record(error)
             }
         }
+
+        /// The connection's own count of the rows the insert changed, rather than a `SELECT changes()` statement
+        /// (two of them per authorization).
+        func inserted(
+            _ insert: String, _ binds: [SQLValue], returning column: String
+        ) async throws(StorageError) -> Bool {
+            do {
+                try storage.execute(insert, binds)
+            } catch {
+                throw failure.record(error)
+            }
+            return storage.handle.changes == 1
+        }
     }
 }
