@@ -35,6 +35,14 @@ struct LoadPhase: Sendable {
         .microseconds(Int64(clock()) * 1_000_000 / Int64(CLOCKS_PER_SEC))  // C's clock(): all threads, in µs
     }
 
+    /// Adds a phase measured after this one (another round): its requests, wall time and CPU time.
+    mutating func append(_ later: LoadPhase) {
+        merge(later)
+        elapsed += later.elapsed
+        cpu += later.cpu
+    }
+
+    /// Adds a phase measured at the same time (another worker's): its requests, not its times.
     mutating func merge(_ other: LoadPhase) {
         completed += other.completed
         latencies.merge(other.latencies)
@@ -98,7 +106,8 @@ struct LoadPhase: Sendable {
                         let due = start + schedule.offset(ofRequest: index)
                         if clock.now < due { try? await clock.sleep(until: due, tolerance: .zero) }
                         let outcome = await send(worker, number)
-                        phase.record(outcome, latency: schedule.latency(ofRequest: index, completedAfter: clock.now - start))
+                        phase.record(
+                            outcome, latency: schedule.latency(ofRequest: index, completedAfter: clock.now - start))
                     }
                     return phase
                 }
