@@ -10,8 +10,9 @@ public protocol SQLExecutor: Sendable {
     func query(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow]
 
     /// Runs `insert`, an `INSERT … ON CONFLICT DO NOTHING`, as a statement of the caller's transaction, and tells
-    /// whether it inserted its row; `column` is one of the row's (for a `RETURNING` clause). The default asks the
-    /// database with a statement; an executor that can ask its connection directly does.
+    /// whether it inserted its row; `column` is one of the row's. The default asks with `RETURNING column`; SQLite's
+    /// transaction executor asks its connection instead (SQLite's `RETURNING` builds and drops a temporary table per
+    /// statement).
     func inserted(_ insert: String, _ binds: [SQLValue], returning column: String) async throws(StorageError) -> Bool
 }
 
@@ -22,19 +23,10 @@ extension SQLExecutor {
 }
 
 extension SQLExecutor {
-    /// Runs `insert`, an `INSERT … ON CONFLICT DO NOTHING`, as a statement of the caller's transaction, and tells
-    /// whether it inserted its row. PostgreSQL says so with `RETURNING`; SQLite counts with `changes()` instead, as
-    /// its `RETURNING` builds and drops a temporary table per statement, and inside a transaction no other statement
-    /// runs in between.
+    /// ``inserted(_:_:returning:)`` with `RETURNING`: a row back means one was inserted.
     public func inserted(
         _ insert: String, _ binds: [SQLValue], returning column: String
     ) async throws(StorageError) -> Bool {
-        switch dialect {
-        case .sqlite:
-            try await query(insert, binds)
-            return try await query("SELECT changes() AS changed").first?.integer("changed") == 1
-        case .postgres:
-            return try await !query(insert + " RETURNING " + column, binds).isEmpty
-        }
+        try await !query(insert + " RETURNING " + column, binds).isEmpty
     }
 }

@@ -206,6 +206,16 @@ struct PaymentRepository: Sendable {
 }
 
 extension PaymentRepository {
+    /// ``nextReference(deviceId:merchantId:date:on:)``'s statements, written once (it runs on every authorization).
+    private static let incrementSTAN = """
+        UPDATE devices SET next_stan = CASE WHEN next_stan >= 999999 THEN 1 ELSE next_stan + 1 END
+        WHERE id = $1
+        """
+    private static let writtenSTAN =
+        "terminal_id, next_stan, (SELECT card_acceptor_id FROM merchants WHERE id = $2) AS acceptor"
+    private static let readSTAN = "SELECT \(writtenSTAN) FROM devices WHERE id = $1"
+    private static let incrementReturningSTAN = incrementSTAN + " RETURNING " + writtenSTAN
+
     /// The next ISO 8583 reference of a device: its terminal id (field 41), the next STAN (field 11, per terminal,
     /// wrapping after 999999), an RRN (field 37, `YDDDhh` + STAN) and the merchant's card acceptor id (field 42).
     /// - Throws: ``GatewayAPIError/Code/forbidden`` when the device was never prepared.
@@ -214,19 +224,13 @@ extension PaymentRepository {
     ) async throws -> PaymentService.MessageReference {
         // Every authorization runs this, holding the database's lock. PostgreSQL: one statement; SQLite: the update,
         // then a read of what it wrote (its RETURNING builds and drops a temporary table per statement).
-        let increment = """
-            UPDATE devices SET next_stan = CASE WHEN next_stan >= 999999 THEN 1 ELSE next_stan + 1 END
-            WHERE id = $1
-            """
-        let written = "terminal_id, next_stan, (SELECT card_acceptor_id FROM merchants WHERE id = $2) AS acceptor"
         let rows: [SQLRow]
         switch executor.dialect {
         case .sqlite:
-            try await executor.query(increment, [.text(deviceId)])
-            rows = try await executor.query(
-                "SELECT \(written) FROM devices WHERE id = $1", [.text(deviceId), .text(merchantId)])
+            try await executor.query(Self.incrementSTAN, [.text(deviceId)])
+            rows = try await executor.query(Self.readSTAN, [.text(deviceId), .text(merchantId)])
         case .postgres:
-            rows = try await executor.query(increment + " RETURNING " + written, [.text(deviceId), .text(merchantId)])
+            rows = try await executor.query(Self.incrementReturningSTAN, [.text(deviceId), .text(merchantId)])
         }
         guard let device = rows.first, let cardAcceptorID = try device.optionalText("acceptor") else {
             throw GatewayAPIError(code: .forbidden, message: "the device was not prepared for this merchant")

@@ -308,8 +308,8 @@ public final class SQLiteStorage: SQLDatabase {
             }
         }
 
-        /// The connection's own count of the rows the insert changed, rather than a `SELECT changes()` statement
-        /// (two of them per authorization).
+        /// The connection's own count of the rows the insert changed (nothing else runs on it in between: the
+        /// transaction holds it), rather than `RETURNING` or a `SELECT changes()` statement, two per authorization.
         func inserted(
             _ insert: String, _ binds: [SQLValue], returning column: String
         ) async throws(StorageError) -> Bool {
