@@ -118,8 +118,7 @@ public final class ParallelBatchProcessor {
 private final class PartSchedule: Sendable {
     private struct State {
         var next = 0
-        var count: Int
-        /// Answers of finished parts not yet written, by part.
+        /// Answers of finished parts not yet written, by part (nil until finished, and again once taken).
         var answers: [[UInt8]?]
         var nextToWrite = 0
         /// Whether a worker is writing answers (it takes every part that becomes due meanwhile).
@@ -133,7 +132,7 @@ private final class PartSchedule: Sendable {
                 writing = false
                 return due
             }
-            while nextToWrite < count, let ready = answers[nextToWrite] {
+            while nextToWrite < answers.count, let ready = answers[nextToWrite] {
                 due.append(ready)
                 answers[nextToWrite] = nil
                 nextToWrite += 1
@@ -146,13 +145,13 @@ private final class PartSchedule: Sendable {
     private let state: Mutex<State>
 
     init(parts: Int) {
-        state = Mutex(State(count: parts, answers: Array(repeating: nil, count: parts)))
+        state = Mutex(State(answers: Array(repeating: nil, count: parts)))
     }
 
     /// The next part to answer, or nil when all are taken (or a write failed).
     func take() -> Int? {
         state.withLock { state in
-            guard state.next < state.count, state.failure == nil else { return nil }
+            guard state.next < state.answers.count, state.failure == nil else { return nil }
             defer { state.next += 1 }
             return state.next
         }
