@@ -11,6 +11,11 @@ import NIOCore
 /// ``GatewayAPIError/Code/idempotencyKeyReused``; one that arrives while the first still runs waits for it (up to
 /// ``waitLimit``), then gets ``GatewayAPIError/Code/idempotencyKeyInUse``.
 ///
+/// The key is claimed before the request runs, or — for a request that says so (`claimInFirstWrite`) — in the
+/// request's own first writing transaction (``Claim/acquire(on:)``): one transaction fewer. Until then the request
+/// only reads and computes, so a request that loses the key there has done nothing, and its work is dropped for
+/// the key's answer.
+///
 /// A request without the header runs as it is: retrying it is not safe.
 struct IdempotentResponder: Sendable {
     static let headerName = HTTPField.Name("Idempotency-Key")!
@@ -24,9 +29,11 @@ struct IdempotentResponder: Sendable {
     let store = IdempotencyStore()
 
     /// The response to `request` (whose body is `body`) for `merchantId`, from `run` or the stored one. `run` gets
-    /// the key it runs under (nil without the header); it may store its answer itself (``Claim``).
+    /// the key it runs under (nil without the header); it may store its answer itself (``Claim``), and, with
+    /// `claimInFirstWrite`, must claim the key in its first writing transaction (``Claim/acquire(on:)``).
     func respond(
-        to request: Request, body: ByteBuffer, merchantId: String, _ run: (Claim?) async throws -> Response
+        to request: Request, body: ByteBuffer, merchantId: String, claimInFirstWrite: Bool = false,
+        _ run: (Claim?) async throws -> Response
     ) async throws -> Response {
         guard let key = request.headers[Self.headerName] else { return try await run(nil) }
         guard (1...255).contains(key.utf8.count) else {
@@ -37,19 +44,35 @@ struct IdempotentResponder: Sendable {
         body.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         let hash = Array(hasher.finalize())
         let started = ContinuousClock.now
-        while true {
-            switch try await store.claim(
-                merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease, on: database)
-            {
-            case .claimed:
-                let claim = Claim(merchantId: merchantId, key: key)
+        var outcome: IdempotencyStore.Claim
+        if claimInFirstWrite {
+            let claim = Claim(merchantId: merchantId, key: key, pending: (hash, Self.lease, clock))
+            do {
                 let response = try await Self.capture(claim) { try await run(claim) }
-                // Stored by the request's own last transaction: that is the answer a retry gets, so it is this one's.
-                if claim.stored != nil { return response.make(replayed: false) }
-                try await store.complete(
-                    merchantId: merchantId, key: key, status: response.status, body: response.body,
-                    on: database)
-                return response.make(replayed: false)
+                if claim.isHeld { return try await answer(response, for: claim) }
+                // Refused before its first write: the refusal is the key's answer, stored with the claim in one
+                // transaction — unless another request has the key.
+                outcome = try await store.claim(
+                    merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease,
+                    answering: response.status, body: response.body, on: database)
+                if outcome == .claimed {
+                    claim.answered()
+                    return response.make(replayed: false)
+                }
+            } catch let lost as Claim.Lost {
+                outcome = lost.outcome
+                // The response may come from a commit not yet on disk.
+                if case .completed = outcome { try await database.waitUntilDurable() }
+            }
+        } else {
+            outcome = try await store.claim(
+                merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease, on: database)
+        }
+        while true {
+            switch outcome {
+            case .claimed:
+                let claim = Claim(merchantId: merchantId, key: key, pending: nil)
+                return try await answer(try await Self.capture(claim) { try await run(claim) }, for: claim)
             case .completed(let status, let body):
                 return StoredResponse(status: status, body: body).make(replayed: true)
             case .reused:
@@ -61,8 +84,22 @@ struct IdempotentResponder: Sendable {
                         code: .idempotencyKeyInUse, message: "a request with this Idempotency-Key is still running")
                 }
                 try await Task.sleep(for: .milliseconds(20))
+                outcome = try await store.claim(
+                    merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease, on: database)
             }
         }
+    }
+
+    /// Answers with `response`, the request's own under the key it holds: stored, unless the request's own last
+    /// transaction stored it.
+    private func answer(_ response: StoredResponse, for claim: Claim) async throws -> Response {
+        if claim.stored == nil {
+            try await store.complete(
+                merchantId: claim.merchantId, key: claim.key, status: response.status, body: response.body,
+                on: database)
+        }
+        claim.answered()
+        return response.make(replayed: false)
     }
 
     /// Runs `run` and collects its response; an API error becomes its problem response, stored like any answer.
@@ -101,18 +138,62 @@ struct IdempotentResponder: Sendable {
 }
 
 extension IdempotentResponder {
-    /// The key a request runs under, for a request that stores its answer in its own last transaction rather than
-    /// in one more commit afterwards: ``write(status:body:on:)`` in that transaction, then, once it has committed,
+    /// The key a request runs under. A request may store its answer in its own last transaction rather than in one
+    /// more commit afterwards: ``write(status:body:on:)`` in that transaction, then, once it has committed,
     /// ``didStore(status:body:)``; the responder then answers with exactly that.
     final class Claim: @unchecked Sendable {
+        /// Thrown by ``acquire(on:)`` when another request has the key or answered it; the transaction it fails
+        /// rolls back, and the responder answers with what the key has.
+        struct Lost: Error {
+            let outcome: IdempotencyStore.Claim
+        }
+
         let merchantId: String
         let key: String
+        /// What claiming the key takes, for a key not yet claimed (nil: claimed before the request ran).
+        private let pending: (requestHash: [UInt8], lease: TimeInterval, clock: @Sendable () -> Date)?
         private let lock = NSLock()
         private var answer: StoredResponse?
+        private var committed = false
+        private var onAnswer: [@Sendable () -> Void] = []
 
-        init(merchantId: String, key: String) {
+        init(
+            merchantId: String, key: String,
+            pending: (requestHash: [UInt8], lease: TimeInterval, clock: @Sendable () -> Date)?
+        ) {
             self.merchantId = merchantId
             self.key = key
+            self.pending = pending
+        }
+
+        /// Whether the request holds the key: claimed before it ran, or by a committed ``acquire(on:)``.
+        var isHeld: Bool { pending == nil || lock.withLock { committed } }
+
+        /// Claims the key on `executor`, the request's first writing transaction, before it writes anything else
+        /// (nothing for a key already held); once that transaction has committed, call ``didCommit()``.
+        /// - Throws: ``Lost`` when another request has the key or answered it.
+        func acquire(on executor: any SQLExecutor) async throws {
+            guard let pending, !isHeld else { return }
+            let outcome = try await IdempotencyStore().claim(
+                merchantId: merchantId, key: key, requestHash: pending.requestHash, now: pending.clock(),
+                lease: pending.lease, on: executor)
+            guard outcome == .claimed else { throw Lost(outcome: outcome) }
+        }
+
+        /// The transaction that ran ``acquire(on:)`` has committed: the request holds the key.
+        func didCommit() {
+            lock.withLock { committed = true }
+        }
+
+        /// Runs `action` once the request's own answer is the key's answer — not when a stored answer replaces it
+        /// (a request that claims in its first write may have run up to there for nothing).
+        func whenAnswered(_ action: @escaping @Sendable () -> Void) {
+            lock.withLock { onAnswer.append(action) }
+        }
+
+        /// The request's own answer is the key's answer.
+        fileprivate func answered() {
+            for action in lock.withLock({ onAnswer }) { action() }
         }
 
         /// Stores the answer on `executor`, a transaction's.

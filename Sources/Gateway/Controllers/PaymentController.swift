@@ -15,15 +15,21 @@ struct PaymentController: Sendable {
 
     func addRoutes(to group: some RouterMethods<GatewayRequestContext>) {
         group.post("v1/payments") { request, context in
-            try await mutate(request, context) { (body: CreatePaymentRequest, caller, claim) in
+            // The key is claimed with the payment's first write and the answer stored with its outcome: two
+            // commits fewer per authorization.
+            try await mutate(request, context, claimInFirstWrite: true) { (body: CreatePaymentRequest, caller, claim) in
+                // Counted once the answer is this request's: a retry that ran up to the claim for nothing is not.
+                let count = { @Sendable (result: String) in
+                    guard let claim else { return metrics.recordAuthorization(result: result) }
+                    claim.whenAnswered { metrics.recordAuthorization(result: result) }
+                }
                 do {
-                    // The answer is stored with the payment's outcome: one commit fewer per authorization.
                     let answer = claim.map { IdempotentResponder.Answer(claim: $0, status: .created) }
                     let payment = try await service.authorize(body, caller: caller, answer: answer)
-                    metrics.recordAuthorization(result: payment.status.rawValue)
+                    count(payment.status.rawValue)
                     return JSONResponse(payment, status: .created)
                 } catch let error as GatewayAPIError {
-                    metrics.recordAuthorization(result: "\(error.code)")
+                    count("\(error.code)")
                     throw error
                 }
             }
@@ -45,11 +51,13 @@ struct PaymentController: Sendable {
             }
             return JSONResponse(
                 try await service.payments(
-                    caller: caller, status: status, last4: query.get("last4"), startingAfter: query.get("startingAfter"),
+                    caller: caller, status: status, last4: query.get("last4"),
+                    startingAfter: query.get("startingAfter"),
                     limit: limit ?? 20))
         }
         group.get("v1/payments/:id") { _, context in
-            JSONResponse(try await service.payment(try context.parameters.require("id"), caller: try Self.caller(context)))
+            JSONResponse(
+                try await service.payment(try context.parameters.require("id"), caller: try Self.caller(context)))
         }
         group.post("v1/payments/:id/pin") { request, context in
             let id = try context.parameters.require("id")
@@ -77,7 +85,8 @@ struct PaymentController: Sendable {
         }
         group.get("v1/payments/:id/refunds") { _, context in
             JSONResponse(
-                try await service.refunds(ofPayment: try context.parameters.require("id"), caller: try Self.caller(context)))
+                try await service.refunds(
+                    ofPayment: try context.parameters.require("id"), caller: try Self.caller(context)))
         }
         group.post("v1/refunds") { request, context in
             try await mutate(request, context) { (body: CreateRefundRequest, caller, _) in
@@ -87,14 +96,17 @@ struct PaymentController: Sendable {
     }
 
     /// Decodes the body as `Body` (an empty body decodes as `{}`), and runs `run` once per idempotency key (the
-    /// claimed key, nil without one).
+    /// key's claim, nil without one; with `claimInFirstWrite`, `run` claims it in its first writing transaction,
+    /// see ``IdempotentResponder``).
     func mutate<Body: Decodable, Result: Encodable & Sendable>(
-        _ request: Request, _ context: GatewayRequestContext,
+        _ request: Request, _ context: GatewayRequestContext, claimInFirstWrite: Bool = false,
         _ run: @escaping (Body, Caller, IdempotentResponder.Claim?) async throws -> JSONResponse<Result>
     ) async throws -> Response {
         let caller = try Self.caller(context)
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        return try await idempotency.respond(to: request, body: buffer, merchantId: caller.merchantId) { claim in
+        return try await idempotency.respond(
+            to: request, body: buffer, merchantId: caller.merchantId, claimInFirstWrite: claimInFirstWrite
+        ) { claim in
             let bytes = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
             let body: Body
             do {

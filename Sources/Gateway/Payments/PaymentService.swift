@@ -60,7 +60,8 @@ struct PaymentService: Sendable {
             at: now)
         record.pinDeadline = payload.createdAt.addingTimeInterval(Self.pinWindow)
         if kind == .verification { record.payment.verificationReason = request.verificationReason ?? .other }
-        let read = OpenedRead(id: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(CardDataOpener.maximumAge))
+        let read = OpenedRead(
+            id: payload.readId, expiresAt: payload.createdAt.addingTimeInterval(CardDataOpener.maximumAge))
         // A PIN the reader captured with the read (the card's CVM asked for online PIN) goes in the same 0100.
         var pinBlock: [UInt8]?
         if let block = payload.pinBlock {
@@ -69,7 +70,8 @@ struct PaymentService: Sendable {
             }
             pinBlock = try await translate(block, pan: card.pan, deviceId: payload.deviceId)
         }
-        let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: pinBlock, opening: read)
+        let message = try await prepareSend(
+            &record, card: card, currency: currency, pinBlock: pinBlock, opening: read, claim: answer?.claim)
         return try await exchange(message, record: record, card: card, answer: answer)
     }
 
@@ -103,14 +105,15 @@ struct PaymentService: Sendable {
     /// ``PaymentStatus/processing`` with the 0400 encrypted — all before anything is sent.
     /// `opening` is the read of a new payment (inserted, and the read recorded as opened in the same transaction);
     /// nil resubmits an existing payment, unless `token` makes it a new token payment (its 0100 then carries the
-    /// cryptogram in field 48).
+    /// cryptogram in field 48). A `claim` not yet held is claimed first, in the same transaction.
     func prepareSend(
         _ record: inout PaymentRecord, card: CardAuthorizationData, currency: Currency, pinBlock: [UInt8]?,
-        opening read: OpenedRead?, token: TokenPaymentData? = nil
+        opening read: OpenedRead?, token: TokenPaymentData? = nil, claim: IdempotentResponder.Claim? = nil
     ) async throws -> ISO8583Message {
         let now = clock()
         let snapshot = record
         let body: @Sendable (any SQLExecutor) async throws -> (PaymentRecord, ISO8583Message) = { executor in
+            try await claim?.acquire(on: executor)
             var record = snapshot
             let reference = try await repository.nextReference(
                 deviceId: record.payment.deviceId ?? "", merchantId: record.payment.merchantId, date: now,
@@ -150,6 +153,7 @@ struct PaymentService: Sendable {
         let (stored, message) =
             issuer.recordsInGatewayDatabase
             ? try await database.transactionDurableLater(body) : try await database.transaction(body)
+        claim?.didCommit()
         record = stored
         return message
     }
@@ -163,7 +167,8 @@ struct PaymentService: Sendable {
         do {
             response = try await issuer.send(message, timeout: issuerTimeout)
         } catch {
-            logger.warning("issuer gave no answer", metadata: ["payment": "\(record.payment.id)", "error": "\(error.code)"])
+            logger.warning(
+                "issuer gave no answer", metadata: ["payment": "\(record.payment.id)", "error": "\(error.code)"])
             try await failAndReverse(record)
             throw GatewayAPIError(
                 code: .issuerUnavailable,

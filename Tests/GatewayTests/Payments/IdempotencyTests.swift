@@ -71,6 +71,31 @@ struct IdempotencyTests {
         }
     }
 
+    /// The key is claimed in the payment's first transaction, which a replayed read rolls back: the refusal is
+    /// still the key's answer (stored with the claim afterwards), and the first key's payment is untouched.
+    @Test(
+        "a read already paid under another key: cardDataReplayed, stored and replayed under the new key",
+        arguments: TestDatabases.kinds)
+    func refusalInsideTheClaimingTransaction(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let request = CreatePaymentRequest(
+                cardData: try await gateway.sealedTap(try gateway.tapper(card)), amount: 1_000, currency: "EUR")
+            let paid = try await gateway.post("/v1/payments", request, idempotencyKey: "first")
+            #expect(paid.status == .created)
+            let replayed = try await gateway.post("/v1/payments", request, idempotencyKey: "second")
+            #expect(replayed.problem?.code == "cardDataReplayed")
+            #expect(replayed.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            let again = try await gateway.post("/v1/payments", request, idempotencyKey: "second")
+            #expect(again.problem == replayed.problem && again.status == replayed.status)
+            #expect(again.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            let first = try await gateway.post("/v1/payments", request, idempotencyKey: "first")
+            #expect(Data(first.body.readableBytesView) == Data(paid.body.readableBytesView))
+            #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
+            #expect(try await gateway.get("/v1/payments").decoded(PaymentList.self).data.count == 1)
+        }
+    }
+
     @Test("concurrent retries with one key: one authorisation, one capture, one refund", arguments: TestDatabases.kinds)
     func concurrentRetries(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in

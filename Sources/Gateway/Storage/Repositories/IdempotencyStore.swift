@@ -30,48 +30,77 @@ struct IdempotencyStore: Sendable {
         on database: any SQLDatabase
     ) async throws -> Claim {
         let claim = try await database.transactionDurableLater { executor -> Claim in
-            let inserted = try await executor.inserted(
-                """
-                INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, created_at, locked_until)
-                VALUES ($1, $2, $3, $4, $5) ON CONFLICT (merchant_id, idempotency_key) DO NOTHING
-                """,
-                [
-                    .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
-                    .integer(now.addingTimeInterval(lease).millis),
-                ], returning: "merchant_id")
-            if inserted { return .claimed }
-            guard
-                let row = try await executor.query(
-                    """
-                    SELECT request_hash, response_status, response_body, created_at, locked_until
-                    FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2\(executor.dialect.forUpdate)
-                    """, [.text(merchantId), .text(key)]
-                ).first
-            else { return .inProgress }
-            let createdAt = Date(millis: try row.integer("created_at"))
-            let expired = now.timeIntervalSince(createdAt) > Self.retention
-            let lockedUntil = try row.integer("locked_until")
-            let stalled = try row.optionalInteger("response_status") == nil && lockedUntil < now.millis
-            if expired || stalled {
-                // A fresh use of an old key, or a runner that died: start over with this request.
-                try await executor.query(
-                    """
-                    UPDATE idempotency_keys SET request_hash = $3, response_status = NULL, response_body = NULL,
-                        created_at = $4, locked_until = $5 WHERE merchant_id = $1 AND idempotency_key = $2
-                    """,
-                    [
-                        .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
-                        .integer(now.addingTimeInterval(lease).millis),
-                    ])
-                return .claimed
-            }
-            guard try row.blob("request_hash") == requestHash else { return .reused }
-            guard let status = try row.optionalInteger("response_status") else { return .inProgress }
-            return .completed(status: status, body: try row.optionalBlob("response_body") ?? [])
+            try await self.claim(
+                merchantId: merchantId, key: key, requestHash: requestHash, now: now, lease: lease, on: executor)
         }
         // The response may come from a commit not yet on disk.
         if case .completed = claim { try await database.waitUntilDurable() }
         return claim
+    }
+
+    /// Claims `key` and stores its answer in one transaction (on disk when this returns): for a request refused
+    /// before it wrote anything, whose refusal is the key's answer unless another request has the key.
+    func claim(
+        merchantId: String, key: String, requestHash: [UInt8], now: Date, lease: TimeInterval,
+        answering status: Int, body: [UInt8], on database: any SQLDatabase
+    ) async throws -> Claim {
+        let claim = try await database.transaction { executor -> Claim in
+            let claim = try await self.claim(
+                merchantId: merchantId, key: key, requestHash: requestHash, now: now, lease: lease, on: executor)
+            if claim == .claimed {
+                try await complete(merchantId: merchantId, key: key, status: status, body: body, on: executor)
+            }
+            return claim
+        }
+        if case .completed = claim { try await database.waitUntilDurable() }
+        return claim
+    }
+
+    /// Claims `key` on `executor`, a transaction's: its row inserted (or taken over), or what is there already.
+    /// A caller that sees `.completed` waits for the disk before replaying the response (it may be a commit of a
+    /// group not yet synced).
+    func claim(
+        merchantId: String, key: String, requestHash: [UInt8], now: Date, lease: TimeInterval,
+        on executor: any SQLExecutor
+    ) async throws -> Claim {
+        let inserted = try await executor.inserted(
+            """
+            INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, created_at, locked_until)
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (merchant_id, idempotency_key) DO NOTHING
+            """,
+            [
+                .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
+                .integer(now.addingTimeInterval(lease).millis),
+            ], returning: "merchant_id")
+        if inserted { return .claimed }
+        guard
+            let row = try await executor.query(
+                """
+                SELECT request_hash, response_status, response_body, created_at, locked_until
+                FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2\(executor.dialect.forUpdate)
+                """, [.text(merchantId), .text(key)]
+            ).first
+        else { return .inProgress }
+        let createdAt = Date(millis: try row.integer("created_at"))
+        let expired = now.timeIntervalSince(createdAt) > Self.retention
+        let lockedUntil = try row.integer("locked_until")
+        let stalled = try row.optionalInteger("response_status") == nil && lockedUntil < now.millis
+        if expired || stalled {
+            // A fresh use of an old key, or a runner that died: start over with this request.
+            try await executor.query(
+                """
+                UPDATE idempotency_keys SET request_hash = $3, response_status = NULL, response_body = NULL,
+                    created_at = $4, locked_until = $5 WHERE merchant_id = $1 AND idempotency_key = $2
+                """,
+                [
+                    .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
+                    .integer(now.addingTimeInterval(lease).millis),
+                ])
+            return .claimed
+        }
+        guard try row.blob("request_hash") == requestHash else { return .reused }
+        guard let status = try row.optionalInteger("response_status") else { return .inProgress }
+        return .completed(status: status, body: try row.optionalBlob("response_body") ?? [])
     }
 
     /// Stores the response of the request that claimed `key`.
@@ -83,12 +112,5 @@ struct IdempotencyStore: Sendable {
             UPDATE idempotency_keys SET response_status = $3, response_body = $4
             WHERE merchant_id = $1 AND idempotency_key = $2
             """, [.text(merchantId), .text(key), .integer(status), .blob(body)])
-    }
-
-    /// Gives up a claim whose request did not start (it failed before changing anything), so a retry runs anew.
-    func release(merchantId: String, key: String, on executor: any SQLExecutor) async throws(StorageError) {
-        try await executor.query(
-            "DELETE FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2 AND response_status IS NULL",
-            [.text(merchantId), .text(key)])
     }
 }
