@@ -6,7 +6,7 @@ struct MigrationTests {
     @Test("each schema's migrations run once; a second run applies nothing", arguments: TestDatabases.kinds)
     func idempotent(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: []) { database in
-            #expect(try await GatewaySchema.migrator.migrate(database) == [1, 2, 3])
+            #expect(try await GatewaySchema.migrator.migrate(database) == [1, 2, 3, 4])
             #expect(try await IssuerSchema.migrator.migrate(database) == [1, 2, 3, 4, 5, 6])
             #expect(try await GatewaySchema.migrator.migrate(database) == [])
             #expect(try await IssuerSchema.migrator.migrate(database) == [])
@@ -15,7 +15,7 @@ struct MigrationTests {
             #expect(
                 try rows.map { "\(try $0.text("schema")) \(try $0.integer("version"))" }
                     == [
-                        "gateway 1", "gateway 2", "gateway 3", "issuer 1", "issuer 2", "issuer 3", "issuer 4",
+                        "gateway 1", "gateway 2", "gateway 3", "gateway 4", "issuer 1", "issuer 2", "issuer 3", "issuer 4",
                         "issuer 5", "issuer 6",
                     ])
         }
@@ -30,7 +30,7 @@ struct MigrationTests {
                 for _ in 0..<4 { group.addTask { try await GatewaySchema.migrator.migrate(database) } }
                 return try await group.reduce(into: []) { $0 += $1 }
             }
-            #expect(applied.sorted() == [1, 2, 3])
+            #expect(applied.sorted() == [1, 2, 3, 4])
         }
     }
 

@@ -4,7 +4,7 @@ import GatewayAPI
 
 /// Payments and refunds in SQL, written once for both databases; each function runs on the executor it is given,
 /// so callers compose them into one transaction.
-struct PaymentRepository: Sendable {
+package struct PaymentRepository: Sendable {
     private static let columns = """
         id, merchant_id, device_id, read_id, kind, status, capture_method, amount, currency, captured_amount,
         refunded_amount, card_bin, card_last4, card_scheme, entry_mode, stan, rrn, terminal_id, response_code,
@@ -89,26 +89,35 @@ struct PaymentRepository: Sendable {
         -> [PaymentRecord]
     {
         try await executor.query(
-            """
-            SELECT \(Self.columns) FROM payments WHERE next_reversal_at IS NOT NULL AND next_reversal_at <= $1
-            ORDER BY next_reversal_at LIMIT $2\(executor.dialect.forUpdate)
-            """, [.integer(now.millis), .integer(limit)]
+            Self.reversalsDueQuery + executor.dialect.forUpdate, [.integer(now.millis), .integer(limit)]
         ).map(Self.record)
     }
 
+    /// Through the partial index `payments_reversal_due`, whose condition the query repeats so that SQLite uses it.
+    package static let reversalsDueQuery = """
+        SELECT \(columns) FROM payments WHERE next_reversal_at IS NOT NULL AND next_reversal_at <= $1
+        ORDER BY next_reversal_at LIMIT $2
+        """
+
     /// Payments left in ``PaymentStatus/processing`` since before `cutoff` (their node crashed mid-flight), and
     /// ``PaymentStatus/requiresPIN`` payments whose PIN window closed before `now`, locked for update.
-    func abandoned(before cutoff: Date, now: Date, limit: Int, on executor: any SQLExecutor) async throws(
-        StorageError
-    ) -> [PaymentRecord] {
+    func abandoned(before cutoff: Date, now: Date, limit: Int, on executor: any SQLExecutor) async throws(StorageError)
+        -> [PaymentRecord]
+    {
         try await executor.query(
-            """
-            SELECT \(Self.columns) FROM payments
-            WHERE (status = 'processing' AND updated_at < $1) OR (status = 'requiresPIN' AND pin_deadline < $2)
-            ORDER BY updated_at LIMIT $3\(executor.dialect.forUpdate)
-            """, [.integer(cutoff.millis), .integer(now.millis), .integer(limit)]
+            Self.abandonedQuery + executor.dialect.forUpdate,
+            [.integer(cutoff.millis), .integer(now.millis), .integer(limit)]
         ).map(Self.record)
     }
+
+    /// Through the partial index `payments_unfinished`, whose condition the query repeats word for word so that
+    /// SQLite uses it (it does not infer it from the OR below): the sweep reads the payments in flight, not the
+    /// table.
+    package static let abandonedQuery = """
+        SELECT \(columns) FROM payments WHERE status IN ('processing', 'requiresPIN')
+            AND ((status = 'processing' AND updated_at < $1) OR (status = 'requiresPIN' AND pin_deadline < $2))
+        ORDER BY updated_at LIMIT $3
+        """
 
     /// Inserts a refund.
     func insert(_ refund: Refund, merchantId: String, on executor: any SQLExecutor) async throws(StorageError) {
@@ -125,9 +134,9 @@ struct PaymentRepository: Sendable {
     }
 
     /// The refunds of a payment, oldest first.
-    func refunds(ofPayment paymentId: String, merchantId: String, on executor: any SQLExecutor) async throws(
-        StorageError
-    ) -> [Refund] {
+    func refunds(ofPayment paymentId: String, merchantId: String, on executor: any SQLExecutor)
+        async throws(StorageError) -> [Refund]
+    {
         try await executor.query(
             """
             SELECT id, payment_id, amount, currency, status, reason, card_bin, card_last4, created_at FROM refunds
@@ -135,7 +144,8 @@ struct PaymentRepository: Sendable {
             """, [.text(paymentId), .text(merchantId)]
         ).map { (row) throws(StorageError) in
             return Refund(
-                id: try row.text("id"), paymentId: try row.optionalText("payment_id"), amount: try row.integer("amount"),
+                id: try row.text("id"), paymentId: try row.optionalText("payment_id"),
+                amount: try row.integer("amount"),
                 currency: try row.text("currency"), status: try row.text("status"),
                 reason: try row.optionalText("reason"),
                 card: PaymentCard(
@@ -172,7 +182,8 @@ struct PaymentRepository: Sendable {
         let deadline = try row.optionalInteger("pin_deadline").map(Date.init(millis:))
         let status: PaymentStatus = try decode("status")
         let payment = Payment(
-            id: try row.text("id"), merchantId: try row.text("merchant_id"), deviceId: try row.optionalText("device_id"),
+            id: try row.text("id"), merchantId: try row.text("merchant_id"),
+            deviceId: try row.optionalText("device_id"),
             readId: try row.optionalText("read_id").flatMap(UUID.init(uuidString:)), kind: try decode("kind"),
             status: status, captureMethod: try decode("capture_method"), amount: try row.integer("amount"),
             currency: try row.text("currency"), capturedAmount: try row.integer("captured_amount"),
@@ -240,7 +251,8 @@ extension PaymentRepository {
         let stan = next == 1 ? 999_999 : next - 1
         // This runs inside the payment's transaction (under SQLite's lock): no `String(format:)`, no calendar.
         let time = CivilTime(date)
-        let rrn = String(time.year % 10) + AuthorizationMessage.digits(time.dayOfYear, width: 3)
+        let rrn =
+            String(time.year % 10) + AuthorizationMessage.digits(time.dayOfYear, width: 3)
             + AuthorizationMessage.digits(time.hour, width: 2) + AuthorizationMessage.digits(stan, width: 6)
         return PaymentService.MessageReference(
             stan: stan, rrn: rrn,
