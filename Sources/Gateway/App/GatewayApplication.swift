@@ -59,20 +59,25 @@ public struct GatewayApplication: Sendable {
         }
         let clock = configuration.clock
         let metrics = GatewayMetrics()
+        // Purged every second by the sweep: at thousands of payments a second, one purge in ten seconds would
+        // hold the one SQLite connection for tens of milliseconds.
+        let openedReads = SQLReplayStore(database: database, purgeInterval: 1)
         let payments = PaymentService(
-            database: database, opener: keys.opener(replayStore: SQLReplayStore(database: database), clock: clock),
+            database: database, opener: keys.opener(replayStore: openedReads, clock: clock),
             issuer: issuerLink, keys: keys, issuerPINKey: IssuerKeys.testPINEncryptionKey,
             issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
         let startup = StartupGate()
         let abandonedAfter = configuration.issuerTimeout.timeInterval + 30
         services.append(
             ReversalService(
-                payments: payments, interval: configuration.reversalInterval, abandonedAfter: abandonedAfter,
+                payments: payments, openedReads: openedReads, interval: configuration.reversalInterval,
+                abandonedAfter: abandonedAfter,
                 recoverAfter: configuration.recoverAfter?.timeInterval ?? abandonedAfter, startedAt: clock(),
                 logger: logger, startup: startup))
         let applePay = ApplePayAcceptance(
             identities: ApplePayIdentityRepository(database: database, keys: keys),
-            trustedRoots: try [AppleRootCA.g3] + configuration.applePayTrustedRootsPEM.map { try Certificate(pemEncoded: $0) },
+            trustedRoots: try [AppleRootCA.g3]
+                + configuration.applePayTrustedRootsPEM.map { try Certificate(pemEncoded: $0) },
             replayStore: SQLTransactionReplayStore(database: database, clock: clock),
             signingTimeWindow: configuration.applePaySigningTimeWindow, clock: clock)
         let router = try await buildRouter(

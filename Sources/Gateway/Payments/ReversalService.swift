@@ -4,9 +4,11 @@ import ServiceLifecycle
 
 /// The background half of "reversed until acknowledged": every ``interval`` it ends payments left in flight by a
 /// crashed node or past their PIN window, and sends the reversals that are due. At start it runs at once, so a
-/// restarted gateway reverses what it had in flight before serving new payments for long.
+/// restarted gateway reverses what it had in flight before serving new payments for long. It also forgets opened
+/// reads past their expiry (payments record theirs without purging).
 struct ReversalService: Service {
     let payments: PaymentService
+    let openedReads: SQLReplayStore
     let interval: Duration
     /// How old a `processing` payment must be before it is taken as abandoned: longer than any live request's
     /// issuer round trip.
@@ -31,6 +33,7 @@ struct ReversalService: Service {
                 let now = payments.clock()
                 let recovered = try await payments.recoverAbandoned(before: cutoff(at: now))
                 let reversed = try await payments.sendDueReversals()
+                try await openedReads.purgeIfDue(now: now)
                 if recovered + reversed > 0 {
                     logger.info("reversal sweep", metadata: ["recovered": "\(recovered)", "reversed": "\(reversed)"])
                 }

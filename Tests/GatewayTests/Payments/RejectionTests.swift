@@ -18,12 +18,16 @@ struct RejectionTests {
         #expect(try await gateway.balance(card) == TestCards.balance)
     }
 
-    @Test("stale, replayed, someone else's and unopenable card data get their typed errors", arguments: TestDatabases.kinds)
+    @Test(
+        "stale, replayed, someone else's and unopenable card data get their typed errors",
+        arguments: TestDatabases.kinds)
     func sealedCardData(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .visa))
             let tapper = try gateway.tapper(card)
-            func pay(_ sealed: SealedCardData, amount: Int = 1_000, currency: String = "EUR") async throws -> TestResponse {
+            func pay(_ sealed: SealedCardData, amount: Int = 1_000, currency: String = "EUR") async throws
+                -> TestResponse
+            {
                 try await gateway.post(
                     "/v1/payments", CreatePaymentRequest(cardData: sealed, amount: amount, currency: currency))
             }
@@ -52,6 +56,33 @@ struct RejectionTests {
             #expect(try await pay(good).status == .created)
             let replayed = try await pay(good)
             #expect(replayed.status.code == 409 && replayed.problem?.code == "cardDataReplayed")
+            #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
+        }
+    }
+
+    /// A payment records its read in its own transaction, where nothing purges: the sweep forgets it once the
+    /// read could no longer be opened anyway, and the read stays refused (now as expired).
+    @Test("a paid read is forgotten by the sweep after its 60 s, and stays refused", arguments: TestDatabases.kinds)
+    func openedReadsForgotten(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let sealed = try await gateway.sealedTap(try gateway.tapper(card))
+            let request = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR")
+            #expect(try await gateway.post("/v1/payments", request).status == .created)
+            func openedReads() async throws -> Int {
+                try await gateway.application.database.query("SELECT COUNT(*) AS n FROM opened_reads")[0].integer("n")
+            }
+            #expect(try await openedReads() == 1)
+            gateway.clock.advance(by: 61)
+            // The sweep runs every 100 ms here.
+            var remaining = try await openedReads()
+            for _ in 0..<100 where remaining > 0 {
+                try await Task.sleep(for: .milliseconds(50))
+                remaining = try await openedReads()
+            }
+            #expect(remaining == 0)
+            let again = try await gateway.post("/v1/payments", request)
+            #expect(again.status.code == 410 && again.problem?.code == "cardDataExpired")
             #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
         }
     }

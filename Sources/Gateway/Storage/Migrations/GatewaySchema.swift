@@ -88,14 +88,15 @@ public enum GatewaySchema {
                 "CREATE INDEX applepay_transactions_by_expiry ON applepay_transactions (expires_at)",
             ]
         },
-        Migration(version: 4, name: "indexes of unfinished payments only") { _ in
-            // The reversal sweep runs every second: it found due reversals through an index holding every payment
-            // (each with a NULL), and abandoned payments by reading the whole table. Both indexes now hold only the
-            // few payments in flight, so a payment's insert no longer adds an entry it never uses.
+        Migration(version: 4, name: "indexes for the once-a-second sweep") { _ in
+            // The sweep found due reversals through an index holding every payment (each with a NULL), and
+            // abandoned payments by reading the whole table; both indexes now hold only the few payments in flight,
+            // so a payment's insert no longer adds an entry it never uses. Opened reads are forgotten by expiry.
             [
                 "DROP INDEX payments_reversal_due",
                 "CREATE INDEX payments_reversal_due ON payments (next_reversal_at) WHERE next_reversal_at IS NOT NULL",
                 "CREATE INDEX payments_unfinished ON payments (updated_at) WHERE status IN ('processing', 'requiresPIN')",
+                "CREATE INDEX opened_reads_by_expiry ON opened_reads (expires_at)",
             ]
         },
     ]

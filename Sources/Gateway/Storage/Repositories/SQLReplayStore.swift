@@ -6,7 +6,9 @@ public import GatewayAPI
 ///
 /// Recording is one `INSERT … ON CONFLICT DO NOTHING RETURNING`: of any number of concurrent opens of one read id
 /// exactly one gets its row back. Rows past their expiry are purged now and then (at most every
-/// ``purgeInterval``, by the caller's clock), since the opener refuses those reads as expired anyway.
+/// ``purgeInterval``, by the caller's clock), since the opener refuses those reads as expired anyway: when a read
+/// is recorded here, and by the gateway's sweep (``purgeIfDue(now:)``), since a payment records its read in its
+/// own transaction instead.
 public struct SQLReplayStore: SealedCardDataReplayStore {
     /// Where `opened_reads` is; migrate ``GatewaySchema`` first.
     public let database: any SQLDatabase
@@ -22,13 +24,20 @@ public struct SQLReplayStore: SealedCardDataReplayStore {
 
     /// Records that `readId` was opened; false when it was already (a replay). Expired rows are purged now and then.
     public func recordOpened(readId: UUID, expiresAt: Date, now: Date) async throws -> Bool {
-        if lastPurge.isDue(at: now, interval: purgeInterval) {
-            try await database.query("DELETE FROM opened_reads WHERE expires_at <= $1", [.integer(now.millis)])
-        }
+        try await purgeIfDue(now: now)
         return try await database.transaction { executor in
             try await Self.recordOpened(readId: readId, expiresAt: expiresAt, on: executor)
         }
     }
+
+    /// Forgets the reads expired at `now` (through the index on their expiry), unless that was done less than
+    /// ``purgeInterval`` ago.
+    public func purgeIfDue(now: Date) async throws {
+        guard lastPurge.isDue(at: now, interval: purgeInterval) else { return }
+        try await database.query(Self.purgeStatement, [.integer(now.millis)])
+    }
+
+    package static let purgeStatement = "DELETE FROM opened_reads WHERE expires_at <= $1"
 
     /// Records that `readId` was opened, as a statement of the caller's transaction; false when it was already.
     static func recordOpened(
