@@ -12,12 +12,14 @@ import Testing
 
 @Suite("Idempotency over a live port")
 struct IdempotencyTests {
-    @Test("same key and body: the stored answer again; other body: 409 idempotencyKeyReused", arguments: TestDatabases.kinds)
+    @Test(
+        "same key and body: the stored answer again; other body: 409 idempotencyKeyReused",
+        arguments: TestDatabases.kinds)
     func replayAndReuse(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .visa))
-            let sealed = try await gateway.sealedTap(try gateway.tapper(card))
-            let request = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR")
+            let request = try await gateway.paymentRequest(try gateway.tapper(card))
+            let sealed = request.cardData
             let first = try await gateway.post("/v1/payments", request, idempotencyKey: "order-17")
             let second = try await gateway.post("/v1/payments", request, idempotencyKey: "order-17")
             #expect(first.status == .created && second.status == .created)
@@ -32,7 +34,8 @@ struct IdempotencyTests {
             let refund = CreateRefundRequest(amount: 5_000)
             let payment = try first.decoded(Payment.self)
             let tooMuch = try await gateway.post("/v1/payments/\(payment.id)/refunds", refund, idempotencyKey: "r-1")
-            let tooMuchAgain = try await gateway.post("/v1/payments/\(payment.id)/refunds", refund, idempotencyKey: "r-1")
+            let tooMuchAgain = try await gateway.post(
+                "/v1/payments/\(payment.id)/refunds", refund, idempotencyKey: "r-1")
             #expect(tooMuch.problem?.code == "amountExceedsAvailable" && tooMuchAgain.problem == tooMuch.problem)
         }
     }
@@ -64,7 +67,8 @@ struct IdempotencyTests {
             #expect(refusedAgain.problem == refused.problem)
             #expect(refusedAgain.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
             #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
-            let exposition = try await gateway.client.execute(uri: "/metrics", method: .get, headers: [:], body: nil).text
+            let exposition = try await gateway.client.execute(uri: "/metrics", method: .get, headers: [:], body: nil)
+                .text
             // Counted once each: the replays ran nothing that counts.
             #expect(exposition.contains(#"gateway_authorizations_total{result="cardDataExpired"} 1"#), "\(exposition)")
             #expect(exposition.contains(#"gateway_authorizations_total{result="succeeded"} 1"#), "\(exposition)")
@@ -79,8 +83,7 @@ struct IdempotencyTests {
     func refusalInsideTheClaimingTransaction(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .visa))
-            let request = CreatePaymentRequest(
-                cardData: try await gateway.sealedTap(try gateway.tapper(card)), amount: 1_000, currency: "EUR")
+            let request = try await gateway.paymentRequest(try gateway.tapper(card))
             let paid = try await gateway.post("/v1/payments", request, idempotencyKey: "first")
             #expect(paid.status == .created)
             let replayed = try await gateway.post("/v1/payments", request, idempotencyKey: "second")

@@ -36,7 +36,8 @@ struct LiveGateway {
         switch kind {
         case .sqlite:
             try await run(
-                databaseURL: nil, issuer: issuer, issuerTimeout: issuerTimeout, applePayRootsPEM: applePayRootsPEM, body)
+                databaseURL: nil, issuer: issuer, issuerTimeout: issuerTimeout, applePayRootsPEM: applePayRootsPEM, body
+            )
         case .postgres:
             try await TestDatabases.withPostgresDatabase { url in
                 try await run(
@@ -132,10 +133,17 @@ struct LiveGateway {
     func pay(
         _ tapper: TestCardTapper, minorUnits: Int = 1_000, captureMethod: CaptureMethod? = nil
     ) async throws -> TestResponse {
-        let sealed = try await sealedTap(tapper, minorUnits: minorUnits)
-        return try await post(
-            "/v1/payments",
-            CreatePaymentRequest(cardData: sealed, amount: minorUnits, currency: "EUR", captureMethod: captureMethod))
+        try await post(
+            "/v1/payments", try await paymentRequest(tapper, minorUnits: minorUnits, captureMethod: captureMethod))
+    }
+
+    /// A payment of `minorUnits` EUR cents from a fresh tap of `tapper`, not yet sent.
+    func paymentRequest(
+        _ tapper: TestCardTapper, minorUnits: Int = 1_000, captureMethod: CaptureMethod? = nil
+    ) async throws -> CreatePaymentRequest {
+        CreatePaymentRequest(
+            cardData: try await sealedTap(tapper, minorUnits: minorUnits), amount: minorUnits, currency: "EUR",
+            captureMethod: captureMethod)
     }
 
     /// The issuer's available balance of `card`.

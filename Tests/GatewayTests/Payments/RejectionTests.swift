@@ -66,8 +66,7 @@ struct RejectionTests {
     func openedReadsForgotten(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .visa))
-            let sealed = try await gateway.sealedTap(try gateway.tapper(card))
-            let request = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR")
+            let request = try await gateway.paymentRequest(try gateway.tapper(card))
             #expect(try await gateway.post("/v1/payments", request).status == .created)
             func openedReads() async throws -> Int {
                 try await gateway.application.database.query("SELECT COUNT(*) AS n FROM opened_reads")[0].integer("n")
@@ -91,8 +90,7 @@ struct RejectionTests {
     func credentials(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .mastercard))
-            let sealed = try await gateway.sealedTap(try gateway.tapper(card))
-            let body = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR")
+            let body = try await gateway.paymentRequest(try gateway.tapper(card))
             let anonymous = try await gateway.client.execute(
                 uri: "/v1/payments", method: .post, headers: [.contentType: "application/json"],
                 body: ByteBuffer(bytes: Array(try JSONEncoder.gatewayAPI.encode(body))))
