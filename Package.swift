@@ -77,11 +77,17 @@ let package = Package(
             dependencies: ["EMV", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictness
         ),
+        // SQLite's default VFS with a write-ahead log's frames written in one call per commit (C: it wraps
+        // SQLite's file methods).
+        .target(
+            name: "SQLiteWALBuffer",
+            dependencies: [.product(name: "SQLiteNIO", package: "sqlite-nio")]
+        ),
         // The PSP: domain, storage (SQLite, PostgreSQL), HTTP API, the ISO 8583 link to the issuer.
         .target(
             name: "Gateway",
             dependencies: [
-                "EMV", "ISO8583", "Issuer", "GatewayAPI", "ApplePay",
+                "EMV", "ISO8583", "Issuer", "GatewayAPI", "ApplePay", "SQLiteWALBuffer",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -242,7 +248,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayAPI", "Issuer", "ISO8583", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
-                "ContactlessTesting", "ApplePay",
+                "ContactlessTesting", "ApplePay", "SQLiteWALBuffer",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -193,7 +193,7 @@ extension Tap.Bench {
                 exhaustedWorkers: closed.exhaustedWorkers,
                 targets: GatewayBenchReport.targets(
                     authorizationsPerSecond: closed.perSecond, openLoopP99Ms: openSummary.p99Ms, rate: schedule.rate,
-                    ratio: ratio))
+                    ratio: ratio, failures: byCause.values.reduce(0, +)))
         }
     }
 }

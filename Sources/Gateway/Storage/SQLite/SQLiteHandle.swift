@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteWALBuffer
 import VaporCSQLite
 
 /// The SQLite connection itself, driven in place: statements run on the calling thread, prepared once and kept.
@@ -28,18 +29,22 @@ final class SQLiteHandle: @unchecked Sendable {
     /// How long a statement waits for another connection's write lock before SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 5_000
     nonisolated(unsafe) private static var initialized = false
+    nonisolated(unsafe) private static var walBuffer = false
 
     /// Opens (creating if needed) the file at `path`, or an in-memory database for nil.
     init(path: String?) throws(Failure) {
         Self.initialization.withLock {
             if !Self.initialized {
                 sqlite_nio_sqlite3_initialize()
+                Self.walBuffer = sqlite_wal_buffer_register() == SQLITE_OK
                 Self.initialized = true
             }
         }
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
         var handle: OpaquePointer?
-        let result = sqlite_nio_sqlite3_open_v2(path ?? ":memory:", &handle, flags, nil)
+        // A commit's WAL frames in one write instead of two per page (see SQLiteWALBuffer).
+        let result = sqlite_nio_sqlite3_open_v2(
+            path ?? ":memory:", &handle, flags, Self.walBuffer ? SQLITE_WAL_BUFFER_VFS : nil)
         guard result == SQLITE_OK, let handle else {
             sqlite_nio_sqlite3_close(handle)
             throw Failure(code: result, message: "cannot open the database")
