@@ -44,6 +44,11 @@ struct IdempotentResponder: Sendable {
         body.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         let hash = Array(hasher.finalize())
         let started = ContinuousClock.now
+        let claimKey = { (answer: StoredResponse?) in
+            try await store.claim(
+                merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease,
+                answer: answer.map { ($0.status, $0.body) }, on: database)
+        }
         var outcome: IdempotencyStore.Claim
         if claimInFirstWrite {
             let claim = Claim(merchantId: merchantId, key: key, pending: (hash, Self.lease, clock))
@@ -52,9 +57,7 @@ struct IdempotentResponder: Sendable {
                 if claim.isHeld { return try await answer(response, for: claim) }
                 // Refused before its first write: the refusal is the key's answer, stored with the claim in one
                 // transaction — unless another request has the key.
-                outcome = try await store.claim(
-                    merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease,
-                    answering: response.status, body: response.body, on: database)
+                outcome = try await claimKey(response)
                 if outcome == .claimed {
                     claim.answered()
                     return response.make(replayed: false)
@@ -65,8 +68,7 @@ struct IdempotentResponder: Sendable {
                 if case .completed = outcome { try await database.waitUntilDurable() }
             }
         } else {
-            outcome = try await store.claim(
-                merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease, on: database)
+            outcome = try await claimKey(nil)
         }
         while true {
             switch outcome {
@@ -84,8 +86,7 @@ struct IdempotentResponder: Sendable {
                         code: .idempotencyKeyInUse, message: "a request with this Idempotency-Key is still running")
                 }
                 try await Task.sleep(for: .milliseconds(20))
-                outcome = try await store.claim(
-                    merchantId: merchantId, key: key, requestHash: hash, now: clock(), lease: Self.lease, on: database)
+                outcome = try await claimKey(nil)
             }
         }
     }

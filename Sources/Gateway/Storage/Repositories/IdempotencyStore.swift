@@ -21,37 +21,28 @@ struct IdempotencyStore: Sendable {
     /// How long a response is replayed.
     static let retention: TimeInterval = 24 * 3600
 
-    /// Claims `key` for the request with `requestHash` at `now`, with a lease of `lease`.
+    /// Claims `key` for the request with `requestHash` at `now`, with a lease of `lease`; with an `answer`, stores
+    /// it as the key's answer in the same transaction (for a request refused before it wrote anything, whose
+    /// refusal is the key's answer unless another request has the key).
     ///
-    /// The claim does not wait for the disk: nothing outside learns of it before the request's own durable commits
-    /// (which make it durable too), and a stored response is replayed only once it is on disk.
+    /// A bare claim does not wait for the disk: nothing outside learns of it before the request's own durable
+    /// commits (which make it durable too). A claim with its answer is on disk when this returns, and a stored
+    /// response is replayed only once it is on disk.
     func claim(
         merchantId: String, key: String, requestHash: [UInt8], now: Date, lease: TimeInterval,
-        on database: any SQLDatabase
+        answer: (status: Int, body: [UInt8])? = nil, on database: any SQLDatabase
     ) async throws -> Claim {
-        let claim = try await database.transactionDurableLater { executor -> Claim in
-            try await self.claim(
-                merchantId: merchantId, key: key, requestHash: requestHash, now: now, lease: lease, on: executor)
-        }
-        // The response may come from a commit not yet on disk.
-        if case .completed = claim { try await database.waitUntilDurable() }
-        return claim
-    }
-
-    /// Claims `key` and stores its answer in one transaction (on disk when this returns): for a request refused
-    /// before it wrote anything, whose refusal is the key's answer unless another request has the key.
-    func claim(
-        merchantId: String, key: String, requestHash: [UInt8], now: Date, lease: TimeInterval,
-        answering status: Int, body: [UInt8], on database: any SQLDatabase
-    ) async throws -> Claim {
-        let claim = try await database.transaction { executor -> Claim in
+        let body: @Sendable (any SQLExecutor) async throws -> Claim = { executor in
             let claim = try await self.claim(
                 merchantId: merchantId, key: key, requestHash: requestHash, now: now, lease: lease, on: executor)
-            if claim == .claimed {
-                try await complete(merchantId: merchantId, key: key, status: status, body: body, on: executor)
+            if claim == .claimed, let answer {
+                try await complete(
+                    merchantId: merchantId, key: key, status: answer.status, body: answer.body, on: executor)
             }
             return claim
         }
+        let claim = try await answer == nil ? database.transactionDurableLater(body) : database.transaction(body)
+        // The response may come from a commit not yet on disk.
         if case .completed = claim { try await database.waitUntilDurable() }
         return claim
     }
