@@ -53,8 +53,8 @@ struct GatewayBenchReport: Encodable {
     var targets: [Target]
 
     /// The targets: ≥ 2,000 authorizations/s, p99 ≤ 25 ms at the open-loop rate (500/s by default), ≥ 20 %
-    /// of the trivial endpoint's rate.
-    /// The targets; none is met while any payment failed (a refusal is quick, and would count as a rate).
+    /// of the trivial endpoint's rate; none is met while any payment failed (a refusal is quick, and would count as
+    /// a rate).
     static func targets(
         authorizationsPerSecond: Double, openLoopP99Ms: Double, rate: Double, ratio: Double, failures: Int
     ) -> [Target] {

@@ -180,6 +180,7 @@ extension Tap.Bench {
             for (phase, result) in [("health", health), ("closedLoop", closed), ("openLoop", open)] {
                 for (cause, count) in result.failures { byCause["\(phase)/\(cause)", default: 0] += count }
             }
+            let failures = byCause.values.reduce(0, +)
             return GatewayBenchReport(
                 machine: .init(cores: ProcessInfo.processInfo.activeProcessorCount), seconds: seconds,
                 connections: connections, healthPerSecond: health.perSecond, authorizations: closed.completed,
@@ -189,11 +190,11 @@ extension Tap.Bench {
                 openLoop: .init(
                     rate: schedule.rate, workers: schedule.workers, requests: open.completed, p50Ms: openSummary.p50Ms,
                     p99Ms: openSummary.p99Ms, maxMs: openSummary.maxMs),
-                failures: .init(total: byCause.values.reduce(0, +), byCause: byCause),
+                failures: .init(total: failures, byCause: byCause),
                 exhaustedWorkers: closed.exhaustedWorkers,
                 targets: GatewayBenchReport.targets(
                     authorizationsPerSecond: closed.perSecond, openLoopP99Ms: openSummary.p99Ms, rate: schedule.rate,
-                    ratio: ratio, failures: byCause.values.reduce(0, +)))
+                    ratio: ratio, failures: failures))
         }
     }
 }
