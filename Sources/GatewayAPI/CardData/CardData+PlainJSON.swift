@@ -13,7 +13,7 @@ extension SealedCardData {
             if key.is("keyId") {
                 return reader.value(&keyId, first: seen.first(0)) { $0.string() }
             } else if key.is("readId") {
-                return reader.value(&readId, first: seen.first(1)) { $0.string().flatMap(UUID.init(uuidString:)) }
+                return reader.value(&readId, first: seen.first(1)) { $0.string().flatMap(UUID.init(text:)) }
             } else if key.is("deviceId") {
                 return reader.value(&deviceId, first: seen.first(2)) { $0.string() }
             } else if key.is("merchantId") {
@@ -48,7 +48,7 @@ extension CardDataPayload: PlainJSONDecodable {
             var seen = PlainJSONReader.SeenKeys()
             let plain = reader.object { key, reader in
                 if key.is("readId") {
-                    return reader.value(&readId, first: seen.first(0)) { $0.string().flatMap(UUID.init(uuidString:)) }
+                    return reader.value(&readId, first: seen.first(0)) { $0.string().flatMap(UUID.init(text:)) }
                 } else if key.is("deviceId") {
                     return reader.value(&deviceId, first: seen.first(1)) { $0.string() }
                 } else if key.is("merchantId") {

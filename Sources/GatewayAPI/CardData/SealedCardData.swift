@@ -45,7 +45,7 @@ public struct SealedCardData: Sendable, Hashable, Codable, CustomStringConvertib
 
     static func authenticatedData(keyId: String, readId: UUID, deviceId: String, merchantId: String) -> Data {
         var data = Data()
-        for field in [keyId, readId.uuidString.lowercased(), deviceId, merchantId] {
+        for field in [keyId, readId.lowercaseText, deviceId, merchantId] {
             let bytes = Data(field.utf8)
             var length = UInt32(truncatingIfNeeded: bytes.count).bigEndian
             withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }

@@ -39,7 +39,7 @@ extension Payment {
                 out.member("pinToken", pinRequest.pinToken)
             }
         }
-        out.member("readId", readId?.uuidString)
+        out.member("readId", readId?.uppercaseText)
         out.member("refundedAmount", refundedAmount)
         out.member("status", status.rawValue)
         out.member("updatedAt", updatedAt)

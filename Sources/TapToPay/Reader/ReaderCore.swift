@@ -172,7 +172,7 @@ actor ReaderCore {
                 let readID = UUID.timeOrdered()
                 let now = environment.clock()
                 let block = try await enterPIN(
-                    on: interface, readID: readID.uuidString.lowercased(), pan: data.pan,
+                    on: interface, readID: readID.lowercaseText, pan: data.pan,
                     key: Array(prepared.provisioning.pinKey.key), deadline: now.addingTimeInterval(Self.pinWindow))
                 let read = try seal(
                     data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success,
@@ -382,7 +382,7 @@ actor ReaderCore {
         } catch {
             throw failed(.cardReadFailed, "the card data could not be sealed to the PSP")
         }
-        let id = payload.readId.uuidString.lowercased()
+        let id = payload.readId.lowercaseText
         let aid = data.iccValue(.dedicatedFileName)?.hexString
         pinReads = pinReads.filter { now.timeIntervalSince($0.value.readAt) <= Self.pinWindow }
         pinReads[id] = PINRead(pan: data.pan, readAt: now, pinKey: Array(prepared.provisioning.pinKey.key), aid: aid)

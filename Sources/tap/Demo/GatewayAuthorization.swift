@@ -35,7 +35,7 @@ struct GatewayAuthorization: Encodable {
                 .POST, "/v1/payments",
                 headers: [
                     ("Authorization", "Bearer \(gateway.provisioning.session.token)"),
-                    ("Idempotency-Key", UUID.timeOrdered().uuidString),
+                    ("Idempotency-Key", UUID.timeOrdered().uppercaseText),
                 ],
                 body: ByteBuffer(bytes: Array(try JSONEncoder.gatewayAPI.encode(request))))
             let body = Data(answer.body.readableBytesView)

@@ -157,7 +157,7 @@ extension Tap.Bench {
             do {
                 let answer = try await client.send(
                     .POST, "/v1/payments",
-                    headers: [("Authorization", bearer), ("Idempotency-Key", UUID.timeOrdered().uuidString)], body: body
+                    headers: [("Authorization", bearer), ("Idempotency-Key", UUID.timeOrdered().uppercaseText)], body: body
                 )
                 if answer.status == 201, answer.contains(succeeded) { return nil }
                 if let problem = try? JSONDecoder().decode(Problem.self, from: Data(answer.body.readableBytesView)) {

@@ -157,7 +157,7 @@ package struct PaymentRepository: Sendable {
     private static func binds(_ record: PaymentRecord) -> [SQLValue] {
         let payment = record.payment
         return [
-            .text(payment.id), .text(payment.merchantId), .text(payment.deviceId), .text(payment.readId?.uuidString),
+            .text(payment.id), .text(payment.merchantId), .text(payment.deviceId), .text(payment.readId?.uppercaseText),
             .text(payment.kind.rawValue), .text(payment.status.rawValue), .text(payment.captureMethod.rawValue),
             .integer(payment.amount), .text(payment.currency), .integer(payment.capturedAmount),
             .integer(payment.refundedAmount), .text(payment.card?.bin), .text(payment.card?.last4),
@@ -184,7 +184,7 @@ package struct PaymentRepository: Sendable {
         let payment = Payment(
             id: try row.text("id"), merchantId: try row.text("merchant_id"),
             deviceId: try row.optionalText("device_id"),
-            readId: try row.optionalText("read_id").flatMap(UUID.init(uuidString:)), kind: try decode("kind"),
+            readId: try row.optionalText("read_id").flatMap(UUID.init(text:)), kind: try decode("kind"),
             status: status, captureMethod: try decode("capture_method"), amount: try row.integer("amount"),
             currency: try row.text("currency"), capturedAmount: try row.integer("captured_amount"),
             refundedAmount: try row.integer("refunded_amount"),

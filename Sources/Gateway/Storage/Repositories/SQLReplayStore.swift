@@ -45,7 +45,7 @@ public struct SQLReplayStore: SealedCardDataReplayStore {
     ) async throws(StorageError) -> Bool {
         try await executor.inserted(
             "INSERT INTO opened_reads (read_id, expires_at) VALUES ($1, $2) ON CONFLICT (read_id) DO NOTHING",
-            [.text(readId.uuidString.lowercased()), .integer(expiresAt.millis)], returning: "read_id")
+            [.text(readId.lowercaseText), .integer(expiresAt.millis)], returning: "read_id")
     }
 
     /// When this node last purged: a hint only, losing it costs one extra purge.
