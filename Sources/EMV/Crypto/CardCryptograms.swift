@@ -200,10 +200,10 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
         case .iccMasterKey:
             iccMasterKeys.acHalves
         case .common:
-            SessionKey.common(iccMasterKeys.acSchedule, r: try SessionKey.atcDiversification(atc))
+            SessionKey.common(iccMasterKeys.acHalves.schedule, r: try SessionKey.atcDiversification(atc))
         case .mastercard:
             SessionKey.common(
-                iccMasterKeys.acSchedule,
+                iccMasterKeys.acHalves.schedule,
                 r: try SessionKey.mastercardDiversification(atc: atc, unpredictableNumber: unpredictableNumber)
             )
         }

@@ -11,9 +11,9 @@ public struct ICCMasterKeys: Sendable, CustomStringConvertible {
     /// The secure messaging confidentiality master key, 16 bytes (pyemv `icc_mk_smc`).
     public let smc: [UInt8]
 
-    /// The AC master key's halves and schedule, made once because every cryptogram starts from them.
+    /// The AC master key's halves, read once because every cryptogram starts from them. (Its schedule is made
+    /// where it is used: built on the stack, it costs less than the allocation that kept it.)
     let acHalves: DoubleLengthKey
-    let acSchedule: TDESKey
 
     /// Wraps the card's own keys.
     /// - Throws: ``CryptoError/invalidKeyLength`` unless each key has 16 bytes.
@@ -21,7 +21,6 @@ public struct ICCMasterKeys: Sendable, CustomStringConvertible {
         acHalves = try DoubleLengthKey(ac, name: "ICC master key for AC")
         _ = try DoubleLengthKey(smi, name: "ICC master key for SMI")
         _ = try DoubleLengthKey(smc, name: "ICC master key for SMC")
-        acSchedule = acHalves.schedule
         self.ac = ac
         self.smi = smi
         self.smc = smc

@@ -72,8 +72,7 @@ public enum KeyDerivation {
 
     /// TDES(IMK)[Y] ‖ TDES(IMK)[~Y] with odd parity.
     static func derive(issuerMasterKey: [UInt8], y: UInt64) throws(CryptoError) -> [UInt8] {
-        let key = try TDESKey(issuerMasterKey)
-        let (left, right) = key.encrypt(y, ~y)
+        let (left, right) = try TDESKey.withTemporaryCipher(issuerMasterKey) { $0.encrypt(y, ~y) }
         return DoubleLengthKey(left: left, right: right).withOddParity.bytes
     }
 

@@ -22,18 +22,8 @@ public struct TDESKey: Sendable {
 
     /// Creates a key from 8, 16 or 24 bytes of a larger buffer.
     public init(_ key: ArraySlice<UInt8>) throws(CryptoError) {
-        guard key.count == 8 || key.count == 16 || key.count == 24 else {
-            throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(key.count)")
-        }
-        let parts = key.withUnsafeBytes { raw in
-            let count = raw.count / 8
-            return (
-                count, BigEndianBlock.load(raw, at: 0),
-                count > 1 ? BigEndianBlock.load(raw, at: 8) : 0,
-                count > 2 ? BigEndianBlock.load(raw, at: 16) : 0
-            )
-        }
-        self.init(parts: parts.0, parts.1, parts.2, parts.3)
+        let parts = try Self.parts(of: key)
+        self.init(parts: parts.count, parts.p1, parts.p2, parts.p3)
     }
 
     /// Creates a single DES key from its 8 bytes as a big-endian integer.
@@ -56,12 +46,49 @@ public struct TDESKey: Sendable {
         keyLength = count * 8
         k3Offset = count == 3 ? 2 * DESEngine.scheduleWords : 0
         subkeys = DESSubkeys(schedules: count)
-        let tables = DESTables.shared
-        subkeys.withWords { words in
-            DESEngine.schedule(p1, into: words, tables)
-            if count > 1 { DESEngine.schedule(p2, into: words + DESEngine.scheduleWords, tables) }
-            if count > 2 { DESEngine.schedule(p3, into: words + 2 * DESEngine.scheduleWords, tables) }
+        subkeys.withWords { words in Self.schedule(count, p1, p2, p3, into: words) }
+    }
+
+    /// Runs `body` with the cipher of an 8, 16 or 24-byte key whose schedules live on the stack, for a key used
+    /// once where it is made (a derivation's issuer key): a ``TDESKey`` keeps them in an allocation of their own,
+    /// which cost more than the derivation's two blocks.
+    static func withTemporaryCipher<Result>(
+        _ key: [UInt8], _ body: (RawCipher) -> Result
+    ) throws(CryptoError) -> Result {
+        let parts = try parts(of: key[...])
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * DESEngine.scheduleWords) { buffer in
+            let words = buffer.baseAddress!
+            schedule(parts.count, parts.p1, parts.p2, parts.p3, into: words)
+            return body(RawCipher(parts: parts.count, words: UnsafePointer(words)))
         }
+    }
+
+    /// A key's 8-byte parts as big-endian integers (unused ones 0) and how many there are.
+    /// - Throws: ``CryptoError/invalidKeyLength`` unless the key has 8, 16 or 24 bytes.
+    private static func parts(
+        of key: ArraySlice<UInt8>
+    ) throws(CryptoError) -> (count: Int, p1: UInt64, p2: UInt64, p3: UInt64) {
+        guard key.count == 8 || key.count == 16 || key.count == 24 else {
+            throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(key.count)")
+        }
+        return key.withUnsafeBytes { raw in
+            let count = raw.count / 8
+            return (
+                count, BigEndianBlock.load(raw, at: 0),
+                count > 1 ? BigEndianBlock.load(raw, at: 8) : 0,
+                count > 2 ? BigEndianBlock.load(raw, at: 16) : 0
+            )
+        }
+    }
+
+    /// Writes the schedules of the first `count` parts to `words`.
+    private static func schedule(
+        _ count: Int, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64, into words: UnsafeMutablePointer<UInt32>
+    ) {
+        let tables = DESTables.shared
+        DESEngine.schedule(p1, into: words, tables)
+        if count > 1 { DESEngine.schedule(p2, into: words + DESEngine.scheduleWords, tables) }
+        if count > 2 { DESEngine.schedule(p3, into: words + 2 * DESEngine.scheduleWords, tables) }
     }
 
     /// Encrypts one block.
@@ -104,12 +131,18 @@ public struct TDESKey: Sendable {
 
         @inlinable
         init(key: TDESKey, words: UnsafePointer<UInt32>) {
+            self.init(parts: key.keyLength / 8, words: words)
+        }
+
+        /// The cipher of a key of `parts` 8-byte parts whose schedules are at `words`, one after the other.
+        @inlinable
+        init(parts: Int, words: UnsafePointer<UInt32>) {
             tables = DESTables.shared
             sp = UnsafePointer(tables.sp)
-            single = key.keyLength == 8
+            single = parts == 1
             k1 = words
             k2 = single ? words : words + DESEngine.scheduleWords
-            k3 = words + key.k3Offset
+            k3 = parts == 3 ? words + 2 * DESEngine.scheduleWords : words
         }
 
         @inline(__always) @usableFromInline

@@ -6,7 +6,8 @@ extension BCD {
         var digits: [UInt8] = []
         digits.reserveCapacity(bytes.count * 2)
         for (offset, byte) in bytes.enumerated() {
-            for nibble in [byte >> 4, byte & 0x0F] {
+            for shift in stride(from: 4, through: 0, by: -4) {  // high nibble, then low; no array per byte
+                let nibble = byte >> shift & 0x0F
                 guard nibble <= 9 else {
                     throw ValueError(
                         code: .invalidDigit, offset: offset,
@@ -24,7 +25,8 @@ extension BCD {
         var digits: [UInt8] = []
         var padded = false
         for (offset, byte) in bytes.enumerated() {
-            for nibble in [byte >> 4, byte & 0x0F] {
+            for shift in stride(from: 4, through: 0, by: -4) {  // high nibble, then low; no array per byte
+                let nibble = byte >> shift & 0x0F
                 if nibble == 0x0F {
                     padded = true
                 } else {
