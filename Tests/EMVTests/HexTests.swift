@@ -14,8 +14,8 @@ import Testing
     }
 }
 
-/// The decoder every hex argument goes through (by table): every byte value at every position must be accepted or
-/// refused exactly as the definition says.
+/// The decoder every hex argument goes through (eight digits at a time, then by table): every byte value at every
+/// position must be accepted or refused exactly as the definition says.
 @Suite struct HexDecoderTests {
     @Test("every byte at every position of 2- to 22-digit texts: decoded or refused as by the definition")
     func everyByteAtEveryPosition() {
