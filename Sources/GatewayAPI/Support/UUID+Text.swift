@@ -1,3 +1,4 @@
+import EMV
 import Foundation
 
 extension UUID {
@@ -14,8 +15,10 @@ extension UUID {
     /// `sscanf`. Unlike `sscanf`'s `%2hhx`, a pair of digits is exactly two hex digits (no sign, space or `0x`).
     public init?(text: String) {
         var text = text
-        guard let (high, low) = text.withUTF8({ Self.parse($0) }) else { return nil }
-        self.init(high, low)
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = text.withUTF8 { text in withUnsafeMutableBytes(of: &uuid) { Self.parse(text, into: $0) } }
+        guard parsed else { return nil }
+        self.init(uuid: uuid)
     }
 
     /// The UUID whose sixteen bytes are `high` then `low`, each big-endian.
@@ -31,22 +34,22 @@ extension UUID {
 
     private static let lowercaseDigits: StaticString = "0123456789abcdef"
     private static let uppercaseDigits: StaticString = "0123456789ABCDEF"
-    /// Where the four hyphens go: after bytes 4, 6, 8 and 10.
-    private static let hyphenAfter: UInt32 = 1 << 4 | 1 << 6 | 1 << 8 | 1 << 10
 
     private func text(digits: StaticString) -> String {
         withUnsafeBytes(of: uuid) { bytes in
             digits.withUTF8Buffer { digits in
                 String(unsafeUninitializedCapacity: 36) { out in
                     var at = 0
-                    for index in 0..<16 {
-                        if Self.hyphenAfter & 1 << UInt32(index) != 0 {
+                    for (index, group) in Self.groups.enumerated() {
+                        if index > 0 {
                             out[at] = UInt8(ascii: "-")
                             at += 1
                         }
-                        out[at] = digits[Int(bytes[index] >> 4)]
-                        out[at + 1] = digits[Int(bytes[index] & 0x0F)]
-                        at += 2
+                        for byte in bytes[group.bytes..<group.bytes + group.count] {
+                            out[at] = digits[Int(byte >> 4)]
+                            out[at + 1] = digits[Int(byte & 0x0F)]
+                            at += 2
+                        }
                     }
                     return at
                 }
@@ -54,30 +57,21 @@ extension UUID {
         }
     }
 
-    /// The sixteen bytes as two big-endian words, or nil unless `text` is exactly the 8-4-4-4-12 form.
-    private static func parse(_ text: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
-        guard text.count == 36 else { return nil }
-        var words: (UInt64, UInt64) = (0, 0)
-        var at = 0
-        for index in 0..<16 {
-            if hyphenAfter & 1 << UInt32(index) != 0 {
-                guard text[at] == UInt8(ascii: "-") else { return nil }
-                at += 1
-            }
-            guard let high = nibble(text[at]), let low = nibble(text[at + 1]) else { return nil }
-            let byte = UInt64(high << 4 | low)
-            if index < 8 { words.0 = words.0 << 8 | byte } else { words.1 = words.1 << 8 | byte }
-            at += 2
-        }
-        return words
-    }
+    /// The five groups of the text form: where each starts in the text, where its bytes go, how many.
+    private static let groups: [(text: Int, bytes: Int, count: Int)] = [
+        (0, 0, 4), (9, 4, 2), (14, 6, 2), (19, 8, 2), (24, 10, 6),
+    ]
 
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
+    /// Decodes exactly the 8-4-4-4-12 form into the sixteen bytes at `bytes`; false for anything else.
+    private static func parse(_ text: UnsafeBufferPointer<UInt8>, into bytes: UnsafeMutableRawBufferPointer) -> Bool {
+        guard text.count == 36 else { return false }
+        let output = bytes.bindMemory(to: UInt8.self)
+        for (index, group) in groups.enumerated() {
+            if index > 0, text[group.text - 1] != UInt8(ascii: "-") { return false }
+            let digits = UnsafeBufferPointer(rebasing: text[group.text..<group.text + 2 * group.count])
+            let target = UnsafeMutableBufferPointer(rebasing: output[group.bytes..<group.bytes + group.count])
+            guard [UInt8].decodeHex(digits, into: target) else { return false }
         }
+        return true
     }
 }
