@@ -47,29 +47,17 @@ final class MappedInput {
             bytes: UnsafeBufferPointer(start: base, count: size - offset), mapping: mapping, mappingLength: length)
     }
 
-    /// Calls `round` with runs of whole lines of about `size` bytes (a longer line is a run of its own), then
-    /// `last` with the bytes after the last newline, if any.
-    func forEachRound(
-        of size: Int,
-        _ round: (UnsafeBufferPointer<UInt8>) throws -> Void,
-        last: (UnsafeBufferPointer<UInt8>) throws -> Void
-    ) rethrows {
-        guard let base = bytes.baseAddress else { return }
-        var start = 0
-        while start < bytes.count {
-            var end = min(start + size, bytes.count)
-            // Back to just after the last newline of the run, or on to the first one after it.
-            while end > start, base[end - 1] != 0x0A { end -= 1 }
-            if end == start {
-                // No newline in reach: the rest is the last line, or a line longer than `size` goes on.
-                guard start + size < bytes.count,
-                    let newline = memchr(base + start + size, 0x0A, bytes.count - start - size)
-                else { break }
-                end = UnsafeRawPointer(newline) - UnsafeRawPointer(base) + 1
-            }
-            try round(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            start = end
-        }
-        if start < bytes.count { try last(UnsafeBufferPointer(rebasing: bytes[start...])) }
+    /// The input up to and including its last newline: the complete lines, answered in one run (as they are
+    /// ready, so the memory a run holds is its parts in flight).
+    var completeLines: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[..<completeEnd]) }
+
+    /// The bytes after the last newline: a last line without one, or nothing.
+    var partialLine: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[completeEnd...]) }
+
+    /// Where the complete lines end: just after the last newline, 0 when there is none.
+    private var completeEnd: Int {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] != 0x0A { end -= 1 }
+        return end
     }
 }

@@ -46,13 +46,11 @@ extension Tap {
             let workers = jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
             let processor = ParallelBatchProcessor(workers: max(1, workers))
             if let input = MappedInput.standardInput() {
-                // All of a mapped file in one run: answers are written as they are ready, so the memory a run
-                // holds is its parts in flight, and rounds would only add a wait for each round's last part.
-                try input.forEachRound(of: Int.max / 2) { lines in
-                    try processor.process(lines: lines, write: Self.write)
-                } last: { line in
-                    try processor.finish(lastLine: line, write: Self.write)
-                }
+                // All of a mapped file in one run: answers are written as they are ready, and rounds would only
+                // add a wait for each round's last part.
+                try processor.process(lines: input.completeLines, write: Self.write)
+                let last = input.partialLine
+                if !last.isEmpty { try processor.finish(lastLine: last, write: Self.write) }
                 return
             }
             let reader = DispatchQueue(label: "tap.crypto.batch.reader")
