@@ -44,10 +44,15 @@ public struct TDESKey: Sendable {
     /// Builds the schedules of the first `count` parts (no intermediate array: keys are made per transaction).
     private init(parts count: Int, _ p1: UInt64, _ p2: UInt64, _ p3: UInt64) {
         keyLength = count * 8
-        k3Offset = count == 3 ? 2 * DESEngine.scheduleWords : 0
+        k3Offset = Self.k3Offset(parts: count)
         subkeys = DESSubkeys(schedules: count)
         subkeys.withWords { words in Self.schedule(count, p1, p2, p3, into: words) }
     }
+
+    /// Word offset of K3's schedule for a key of `parts` 8-byte parts: its own after K1 and K2 for a triple
+    /// length key, otherwise K1's (K3 = K1).
+    @inlinable
+    static func k3Offset(parts: Int) -> Int { parts == 3 ? 2 * DESEngine.scheduleWords : 0 }
 
     /// Runs `body` with the cipher of an 8, 16 or 24-byte key whose schedules live on the stack, for a key used
     /// once where it is made (a derivation's issuer key): a ``TDESKey`` keeps them in an allocation of their own,
@@ -142,7 +147,7 @@ public struct TDESKey: Sendable {
             single = parts == 1
             k1 = words
             k2 = single ? words : words + DESEngine.scheduleWords
-            k3 = parts == 3 ? words + 2 * DESEngine.scheduleWords : words
+            k3 = words + TDESKey.k3Offset(parts: parts)
         }
 
         @inline(__always) @usableFromInline

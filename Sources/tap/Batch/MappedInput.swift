@@ -12,11 +12,16 @@ final class MappedInput {
     let bytes: UnsafeBufferPointer<UInt8>
     private let mapping: UnsafeMutableRawPointer
     private let mappingLength: Int
+    /// Where the complete lines end: just after the last newline, 0 when there is none.
+    private let completeEnd: Int
 
     private init(bytes: UnsafeBufferPointer<UInt8>, mapping: UnsafeMutableRawPointer, mappingLength: Int) {
         self.bytes = bytes
         self.mapping = mapping
         self.mappingLength = mappingLength
+        var end = bytes.count
+        while end > 0, bytes[end - 1] != 0x0A { end -= 1 }
+        completeEnd = end
     }
 
     deinit { munmap(mapping, mappingLength) }
@@ -53,11 +58,4 @@ final class MappedInput {
 
     /// The bytes after the last newline: a last line without one, or nothing.
     var partialLine: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[completeEnd...]) }
-
-    /// Where the complete lines end: just after the last newline, 0 when there is none.
-    private var completeEnd: Int {
-        var end = bytes.count
-        while end > 0, bytes[end - 1] != 0x0A { end -= 1 }
-        return end
-    }
 }

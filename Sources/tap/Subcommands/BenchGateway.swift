@@ -157,7 +157,8 @@ extension Tap.Bench {
             do {
                 let answer = try await client.send(
                     .POST, "/v1/payments",
-                    headers: [("Authorization", bearer), ("Idempotency-Key", UUID.timeOrdered().uppercaseText)], body: body
+                    headers: [("Authorization", bearer), ("Idempotency-Key", UUID.timeOrdered().uppercaseText)],
+                    body: body
                 )
                 if answer.status == 201, answer.contains(succeeded) { return nil }
                 if let problem = try? JSONDecoder().decode(Problem.self, from: Data(answer.body.readableBytesView)) {
