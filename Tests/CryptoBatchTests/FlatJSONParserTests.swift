@@ -90,6 +90,22 @@ import Testing
         #expect(throws: BatchError.duplicateKey) { try parse(#"{"a":1,"\u0061":2}"#) }
     }
 
+    /// Keys of every length up to 20 and of similar shape (the hash filter in front of the comparison must not
+    /// hide a repeat, nor refuse distinct keys that share their length and first and last bytes).
+    @Test(arguments: 1...20)
+    func findsEveryRepeatAmongManyKeys(length: Int) throws {
+        let keys = (0..<40).map { index in
+            "k" + String(repeating: "_", count: max(0, length - 3)) + (index < 10 ? "0" : "") + String(index)
+        }.map { String($0.suffix(length)) }
+        let distinct = Array(Set(keys))
+        let members = distinct.enumerated().map { #""\#($0.element)":\#($0.offset)"# }
+        _ = try parse("{" + members.joined(separator: ",") + "}")
+        for repeated in distinct {
+            let line = "{" + (members + [#""\#(repeated)":null"#]).joined(separator: ",") + "}"
+            #expect(throws: BatchError.duplicateKey) { _ = try parse(line) }
+        }
+    }
+
     @Test(arguments: ["", "  ", "\r", "\t \r"])
     func blankLinesAreEmpty(_ line: String) {
         #expect(throws: BatchError.emptyLine) { try parse(line) }

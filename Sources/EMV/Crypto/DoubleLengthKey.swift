@@ -11,14 +11,21 @@ struct DoubleLengthKey: Sendable, Hashable {
     }
 
     /// The halves of a 16-byte key.
+    ///
+    /// Read through the array's buffer and named by a `StaticString`: slices and a `String` name cost a retain
+    /// and release each, and every cryptogram makes several of these keys.
     /// - Throws: ``CryptoError/invalidKeyLength`` when `bytes` is not 16 bytes long.
-    init(_ bytes: [UInt8], name: String) throws(CryptoError) {
+    init(_ bytes: [UInt8], name: StaticString) throws(CryptoError) {
+        try Self.checkLength(bytes, name: name)
+        (left, right) = bytes.withUnsafeBytes { (BigEndianBlock.load($0, at: 0), BigEndianBlock.load($0, at: 8)) }
+    }
+
+    /// Throws ``CryptoError/invalidKeyLength`` unless `bytes` has the 16 bytes of a double-length key.
+    static func checkLength(_ bytes: [UInt8], name: StaticString) throws(CryptoError) {
         guard bytes.count == 16 else {
             throw CryptoError(
                 .invalidKeyLength, "\(name) must be a double-length DES key of 16 bytes, got \(bytes.count)")
         }
-        left = BigEndianBlock.load(bytes[0..<8])
-        right = BigEndianBlock.load(bytes[8..<16])
     }
 
     /// The TDES key (K1 K2 K1) with its schedules.

@@ -19,8 +19,8 @@ public struct ICCMasterKeys: Sendable, CustomStringConvertible {
     /// - Throws: ``CryptoError/invalidKeyLength`` unless each key has 16 bytes.
     public init(ac: [UInt8], smi: [UInt8], smc: [UInt8]) throws(CryptoError) {
         acHalves = try DoubleLengthKey(ac, name: "ICC master key for AC")
-        _ = try DoubleLengthKey(smi, name: "ICC master key for SMI")
-        _ = try DoubleLengthKey(smc, name: "ICC master key for SMC")
+        try DoubleLengthKey.checkLength(smi, name: "ICC master key for SMI")
+        try DoubleLengthKey.checkLength(smc, name: "ICC master key for SMC")
         self.ac = ac
         self.smi = smi
         self.smc = smc

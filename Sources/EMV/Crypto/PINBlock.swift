@@ -49,14 +49,15 @@ public enum PINBlock {
         for index in length..<14 where !isFill(nibble(index)) {
             throw CryptoError(.invalidPINBlockFill, "the fill digits are not those of the format")
         }
-        var pin = ""
-        for index in 0..<length {
-            guard nibble(index) <= 9 else {
-                throw CryptoError(.invalidPIN, "the PIN digits are not all decimal")
-            }
-            pin.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + nibble(index)))
+        for index in 0..<length where nibble(index) > 9 {
+            throw CryptoError(.invalidPIN, "the PIN digits are not all decimal")
         }
-        return pin
+        // Written in place: at most 12 ASCII digits make a small string, with no allocation (appending digit by
+        // digit grew a heap buffer).
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            for index in 0..<length { buffer[index] = UInt8(ascii: "0") + nibble(index) }
+            return length
+        }
     }
 
     /// The PAN block of formats 0 and 3: four zero nibbles, then the 12 rightmost PAN digits excluding the
