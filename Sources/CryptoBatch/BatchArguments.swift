@@ -60,6 +60,13 @@ public struct BatchArguments {
         return start..<buffer.count
     }
 
+    /// The length in bytes of a required hex argument that is checked but not otherwise used (no array is made).
+    public mutating func byteCount(_ name: StaticString) throws(BatchError) -> Int {
+        guard let (_, digits) = try optionalHexDigits(name) else { throw Self.missing(name) }
+        guard let bytes = pool.decodeHex(digits) else { throw Self.notHex(name) }
+        return bytes.count
+    }
+
     /// The hex text of a string argument; absent or null gives nil.
     private mutating func optionalHexDigits(
         _ name: StaticString
@@ -140,27 +147,39 @@ public struct BatchArguments {
 /// A fresh `[UInt8]` costs tens of nanoseconds (allocation and generic metadata lookup), and a cryptogram request
 /// has over a dozen hex fields; once an operation is done with its arguments their buffers are uniquely
 /// referenced again, so the next line decodes into them without allocating.
-final class ArgumentPool {
+///
+/// A struct of pointers to memory that its processor owns and frees (``deallocate()``): arguments hold one, and
+/// holding a class instance instead cost a retain and a release on every request line.
+struct ArgumentPool {
     /// The most fields a request may have.
     static let slots = 64
 
-    /// The processor's random source, kept here with its other per-thread state.
-    let random = BufferedSystemRandom()
     /// One buffer per slot. A pointer rather than an array of arrays: writing through a `let` pointer needs no
-    /// exclusivity check on the class property and no uniqueness check of an outer array per argument.
+    /// exclusivity check and no uniqueness check of an outer array per argument.
     private let buffers: UnsafeMutablePointer<[UInt8]>
-    private var scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
+    /// Decoding space for arguments used in place; replaced by a larger one when a value does not fit.
+    private let scratch: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
+    private let randomSource: Unmanaged<BufferedSystemRandom>
 
     init() {
         buffers = .allocate(capacity: Self.slots)
         buffers.initialize(repeating: [], count: Self.slots)
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: .allocate(capacity: 1024))
+        randomSource = .passRetained(BufferedSystemRandom())
     }
 
-    deinit {
+    /// Frees the buffers; the pool must not be used afterwards.
+    func deallocate() {
         buffers.deinitialize(count: Self.slots)
         buffers.deallocate()
+        scratch.pointee.deallocate()
         scratch.deallocate()
+        randomSource.release()
     }
+
+    /// The processor's random source, kept here with its other per-thread state.
+    var random: BufferedSystemRandom { randomSource.takeUnretainedValue() }
 
     /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
     /// a non-hex character.
@@ -176,13 +195,12 @@ final class ArgumentPool {
     func decodeHex(_ digits: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         guard digits.count % 2 == 0 else { return nil }
         let count = digits.count / 2
-        if scratch.count < count {
-            scratch.deallocate()
-            scratch = .allocate(capacity: count)
+        if scratch.pointee.count < count {
+            scratch.pointee.deallocate()
+            scratch.pointee = .allocate(capacity: count)
         }
-        let scratch = scratch
-        let valid = [UInt8].decodeHex(digits, into: scratch)
-        guard valid else { return nil }
-        return UnsafeBufferPointer(rebasing: scratch[..<count])
+        let space = scratch.pointee
+        guard [UInt8].decodeHex(digits, into: space) else { return nil }
+        return UnsafeBufferPointer(rebasing: space[..<count])
     }
 }

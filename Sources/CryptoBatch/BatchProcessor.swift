@@ -27,6 +27,8 @@ public final class BatchProcessor {
         output = BatchOutput(capacity: outputCapacity)
     }
 
+    deinit { pool.deallocate() }
+
     /// Processes every complete line in `chunk`, keeping a trailing partial line for the next chunk.
     public func consume(_ chunk: UnsafeBufferPointer<UInt8>) {
         var start = 0

@@ -57,8 +57,8 @@ private func cardCryptograms(
     _ version: CryptogramVersion
 ) throws(BatchError) -> CardCryptograms {
     let issuerKeyAC = try args.bytes("iss_mk_ac")
-    let issuerKeySMI = try args.bytes("iss_mk_smi")
-    let issuerKeySMC = try args.bytes("iss_mk_smc")
+    let issuerKeySMILength = try args.byteCount("iss_mk_smi")
+    let issuerKeySMCLength = try args.byteCount("iss_mk_smc")
     let pan = try args.string("pan")
     // pyemv's classes take `psn or "00"`: an empty PSN too means "00" (unlike the kd functions).
     let psn = try args.optionalString("psn").flatMap { $0.isEmpty ? nil : $0 } ?? "00"
@@ -66,16 +66,16 @@ private func cardCryptograms(
         let ac = try KeyDerivation.iccMasterKey(
             option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, pan: pan, psn: psn
         )
-        try checkDESKeyLength(issuerKeySMI)
-        try checkDESKeyLength(issuerKeySMC)
+        try checkDESKeyLength(issuerKeySMILength)
+        try checkDESKeyLength(issuerKeySMCLength)
         return CardCryptograms(version: version, iccMasterKeys: try ICCMasterKeys(ac: ac, smi: ac, smc: ac))
     }
 }
 
-/// The check `TDESKey.init` makes, without building the key schedule.
-private func checkDESKeyLength(_ key: [UInt8]) throws(CryptoError) {
-    guard key.count == 8 || key.count == 16 || key.count == 24 else {
-        throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(key.count)")
+/// The check `TDESKey.init` makes of a key of `length` bytes, without building the key schedule.
+private func checkDESKeyLength(_ length: Int) throws(CryptoError) {
+    guard length == 8 || length == 16 || length == 24 else {
+        throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(length)")
     }
 }
 

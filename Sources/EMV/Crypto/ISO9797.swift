@@ -32,28 +32,25 @@ public enum ISO9797 {
     /// `blockSize` is 8 for DES and 16 for AES; values outside 1...256 are clamped to that range.
     public static func pad(_ data: [UInt8], _ padding: Padding, blockSize: Int = 8) -> [UInt8] {
         let blockSize = min(max(1, blockSize), 256)
-        switch padding {
-        case .method1:
-            return zeroPadded(data, blockSize)
-        case .method2:
-            return zeroPadded(data + [0x80], blockSize)
-        case .method3:
-            let bits = UInt64(data.count) &* 8
-            let lengthBlock = (0..<blockSize).map { i in
-                let shift = 8 * (blockSize - 1 - i)
-                return shift < 64 ? UInt8(truncatingIfNeeded: bits >> shift) : 0
+        let lengthBlock = padding == .method3 ? blockSize : 0
+        let body = padding == .method2 ? data.count + 1 : data.count
+        // Zeros up to the next block boundary; empty data becomes one zero block, as in pyemv and psec.
+        let remainder = body % blockSize
+        let padded = body == 0 || remainder > 0 ? body + blockSize - remainder : body
+        // One allocation, written in place (concatenating arrays made two or three per call).
+        return [UInt8](unsafeUninitializedCapacity: lengthBlock + padded) { buffer, count in
+            buffer.initialize(repeating: 0)
+            if padding == .method3 {
+                // The data's length in bits, big-endian, in the last (up to) 8 bytes of the first block.
+                let bits = UInt64(data.count) &* 8
+                for i in max(0, blockSize - 8)..<blockSize {
+                    buffer[i] = UInt8(truncatingIfNeeded: bits >> (8 * (blockSize - 1 - i)))
+                }
             }
-            return lengthBlock + zeroPadded(data, blockSize)
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[lengthBlock...]).update(fromContentsOf: data)
+            if padding == .method2 { buffer[lengthBlock + data.count] = 0x80 }
+            count = lengthBlock + padded
         }
-    }
-
-    /// Padding method 1 as pyemv and psec do it: empty data becomes one zero block.
-    private static func zeroPadded(_ data: [UInt8], _ blockSize: Int) -> [UInt8] {
-        let remainder = data.count % blockSize
-        if data.isEmpty || remainder > 0 {
-            return data + repeatElement(0, count: blockSize - remainder)
-        }
-        return data
     }
 
     /// The MAC of `data` under `key`, truncated to its first `length` bytes.

@@ -23,11 +23,23 @@ extension PINBlock {
     ///
     /// - Throws: ``CryptoError/Code/invalidPAN`` unless the PAN is 1 to 19 ASCII digits.
     public static func encodeISO4PANField(pan: String) throws(CryptoError) -> [UInt8] {
-        let digits = try panDigits(pan, lengths: 1...19, rule: "1 to 19 ASCII digits")
-        var nibbles = [UInt8(max(0, digits.count - 12))]
-        nibbles += repeatElement(0, count: max(0, 12 - digits.count)) + digits
-        nibbles += repeatElement(0, count: 32 - nibbles.count)
-        return (0..<16).map { nibbles[2 * $0] << 4 | nibbles[2 * $0 + 1] }
+        // The 32 nibbles in two blocks, written in place (the nibble arrays this was built from cost four
+        // allocations per PIN block).
+        let blocks = withASCIIDigits(pan, lengths: 1...19) { digits in
+            var blocks: (high: UInt64, low: UInt64) = (UInt64(max(0, digits.count - 12)) << 60, 0)
+            let first = 1 + max(0, 12 - digits.count)
+            for (offset, digit) in digits.enumerated() {
+                let index = first + offset
+                if index < 16 {
+                    blocks.high |= UInt64(digit & 0xF) << (60 - 4 * index)
+                } else {
+                    blocks.low |= UInt64(digit & 0xF) << (60 - 4 * (index - 16))
+                }
+            }
+            return blocks
+        }
+        guard let blocks else { throw CryptoError(.invalidPAN, "the PAN must be 1 to 19 ASCII digits") }
+        return BigEndianBlock.bytes(blocks.high, blocks.low)
     }
 
     /// Decodes a clear format 4 PIN field and returns the PIN (psec `decode_pin_field_iso_4`); the random

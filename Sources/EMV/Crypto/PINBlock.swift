@@ -7,29 +7,45 @@
 ///
 /// Errors never contain the PIN, the PAN or PIN block bytes.
 public enum PINBlock {
-    /// The PIN's digit values, checked to be 4 to 12 ASCII digits.
-    static func pinDigits(_ pin: String) throws(CryptoError) -> [UInt8] {
-        guard let digits = BCD.digitValues(ofText: pin), (4...12).contains(digits.count) else {
-            throw CryptoError(.invalidPIN, "a PIN is 4 to 12 ASCII digits")
+    /// The PIN's digits, checked to be 4 to 12 ASCII digits.
+    static func pinDigits(_ pin: String) throws(CryptoError) -> PINDigits {
+        let digits = withASCIIDigits(pin, lengths: 4...12) { characters in
+            var nibbles: UInt64 = 0
+            for (index, character) in characters.enumerated() {
+                nibbles |= UInt64(character & 0xF) << (52 - 4 * index)
+            }
+            return PINDigits(nibbles: nibbles, count: characters.count)
         }
+        guard let digits else { throw CryptoError(.invalidPIN, "a PIN is 4 to 12 ASCII digits") }
         return digits
     }
 
-    /// A PAN of ASCII digits whose count is in `lengths`.
-    static func panDigits(_ pan: String, lengths: ClosedRange<Int>, rule: String) throws(CryptoError) -> [UInt8] {
-        guard let digits = BCD.digitValues(ofText: pan), lengths.contains(digits.count) else {
-            throw CryptoError(.invalidPAN, "the PAN must be \(rule)")
+    /// A PIN's digits where a PIN field holds them (digit `i` at bits 52 - 4i), and how many there are.
+    struct PINDigits {
+        let nibbles: UInt64
+        let count: Int
+    }
+
+    /// Calls `body` with the UTF-8 of `text` when it is only ASCII digits, as many as `lengths` allows; nil
+    /// otherwise. Read in place: the arrays of digit values this replaced were an allocation per PIN block.
+    static func withASCIIDigits<Result>(
+        _ text: String, lengths: ClosedRange<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
+        var text = text
+        return text.withUTF8 { characters in
+            guard lengths.contains(characters.count),
+                characters.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 })
+            else { return nil }
+            return body(characters)
         }
-        return digits
     }
 
     /// The first 8 bytes of a clear PIN field: control nibble, PIN length, PIN digits, then 14 - length fill
     /// nibbles from `fill`.
-    static func pinField(control: UInt64, pin: [UInt8], fill: () -> UInt8) -> UInt64 {
-        var field = control << 60 | UInt64(pin.count) << 56
-        for index in 0..<14 {
-            let nibble = index < pin.count ? pin[index] : fill()
-            field |= UInt64(nibble & 0xF) << (52 - 4 * index)
+    static func pinField(control: UInt64, pin: PINDigits, fill: () -> UInt8) -> UInt64 {
+        var field = control << 60 | UInt64(pin.count) << 56 | pin.nibbles
+        for index in pin.count..<14 {
+            field |= UInt64(fill() & 0xF) << (52 - 4 * index)
         }
         return field
     }
@@ -63,8 +79,11 @@ public enum PINBlock {
     /// The PAN block of formats 0 and 3: four zero nibbles, then the 12 rightmost PAN digits excluding the
     /// check digit. The PAN must be at least 13 digits (psec sets no upper limit).
     static func panBlock(_ pan: String) throws(CryptoError) -> UInt64 {
-        let digits = try panDigits(pan, lengths: 13...Int.max, rule: "at least 13 ASCII digits")
-        return digits[(digits.count - 13)..<(digits.count - 1)].reduce(0) { $0 << 4 | UInt64($1) }
+        let block = withASCIIDigits(pan, lengths: 13...Int.max) { digits in
+            digits[(digits.count - 13)..<(digits.count - 1)].reduce(0) { $0 << 4 | UInt64($1 & 0xF) }
+        }
+        guard let block else { throw CryptoError(.invalidPAN, "the PAN must be at least 13 ASCII digits") }
+        return block
     }
 
     /// Checks an 8-byte PIN block and returns it as a big-endian integer.
