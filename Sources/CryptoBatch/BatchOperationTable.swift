@@ -107,8 +107,8 @@ public struct BatchOperationTable: Sendable {
     private static func equal(
         _ names: UnsafeBufferPointer<UInt8>, from start: Int, _ name: UnsafeBufferPointer<UInt8>
     ) -> Bool {
-        for index in 0..<name.count where names[start + index] != name[index] { return false }
-        return true
+        guard let namesBase = names.baseAddress, let nameBase = name.baseAddress else { return name.isEmpty }
+        return equalBytes(namesBase + start, nameBase, count: name.count)
     }
 
     /// A hash of the name eight bytes at a time (the last word overlapping the one before): byte-wise FNV-1a

@@ -76,14 +76,8 @@ public final class FlatJSONParser {
         _ range: Range<Int>,
         _ other: UnsafeBufferPointer<UInt8>
     ) -> Bool {
-        var offset = 0
-        var index = range.lowerBound
-        while offset < other.count {
-            if text[index] != other[offset] { return false }
-            offset += 1
-            index += 1
-        }
-        return true
+        guard let textBase = text.baseAddress, let otherBase = other.baseAddress else { return other.isEmpty }
+        return equalBytes(textBase + range.lowerBound, otherBase, count: other.count)
     }
 }
 

@@ -168,6 +168,26 @@ import Testing
         #expect(table.operation(named: "g") == nil)
     }
 
+    /// Every standard name is found, and no name one byte off (at any position, names compared word-wise).
+    @Test func namesDifferingInOneByteAreUnknown() {
+        let table = BatchOperationTable.standard
+        for operation in table.operations {
+            let name = Array(operation.name.utf8)
+            #expect(table.operation(named: name[...])?.name == operation.name)
+            for position in name.indices {
+                // 0x80 makes a byte no name has; 0x01 may make another name (CVN16 -> CVN17), never a wrong one.
+                var outside = name
+                outside[position] ^= 0x80
+                #expect(table.operation(named: outside[...]) == nil, "\(operation.name) at \(position)")
+                var near = name
+                near[position] ^= 0x01
+                if let found = table.operation(named: near[...]) {
+                    #expect(found.name == String(decoding: near, as: UTF8.self), "\(operation.name) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [
         (#"{"data":"00"}"#, "unknownOperation"),
         (#"{"op":1,"data":"00"}"#, "unknownOperation"),
