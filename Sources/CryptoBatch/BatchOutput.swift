@@ -42,6 +42,15 @@ public final class BatchOutput {
             storage.append("\"result\":\"")
             data.withUnsafeBufferPointer { storage.appendHexUnchecked($0) }
             storage.append("\"}\n")
+        case .block(let block, let length):
+            storage.reserve(16 + (id?.count ?? 0) + 32)
+            open(id: id)
+            storage.append("\"result\":\"")
+            withUnsafeBytes(of: block.bigEndian) { bytes in
+                storage.appendHexUnchecked(
+                    UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[..<min(max(0, length), 8)]))
+            }
+            storage.append("\"}\n")
         case .string(var string):
             string.withUTF8 { text in
                 storage.reserve(text.count * 6 + (id?.count ?? 0) + 32)
@@ -118,6 +127,9 @@ public enum BatchValue: Sendable, Hashable {
     case bytes([UInt8])
     /// Text, written as a JSON string.
     case string(String)
+    /// The first `length` (0...8) bytes of a big-endian block, written as upper-case hex: a cryptogram or an
+    /// ARPC without an array made for it.
+    case block(UInt64, length: Int)
 }
 
 /// A growable byte buffer with unchecked appends after an explicit reservation.

@@ -8,15 +8,14 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
         BatchOperation("\(prefix).generate_ac") { args throws(BatchError) in
             let card = try cardCryptograms(&args, version)
             let input = try cryptogramInput(&args, version)
-            return .bytes(
-                try emv { () throws(CryptoError) in
-                    try card.generateAC(
-                        concatenatedData: input.data,
-                        atc: input.data[input.atc],
-                        unpredictableNumber: input.data[input.unpredictableNumber]
-                    )
-                }
-            )
+            let cryptogram = try emv { () throws(CryptoError) in
+                try card.generateACBlock(
+                    concatenatedData: input.data,
+                    atc: input.data[input.atc],
+                    unpredictableNumber: input.data[input.unpredictableNumber]
+                )
+            }
+            return .block(cryptogram, length: 8)
         },
         BatchOperation("\(prefix).generate_arpc") { args throws(BatchError) in
             let card = try cardCryptograms(&args, version)
@@ -26,22 +25,21 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
                 let atc = try args.bytes("tag_9f36")
                 let csu = try args.bytes("csu")
                 let proprietary = try args.optionalBytes("proprietary_auth_data")
-                return .bytes(
-                    try emv { () throws(CryptoError) in
-                        try card.generateARPC(
-                            arqc: arqc, atc: atc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietary
-                        )
-                    }
-                )
+                let arpc = try emv { () throws(CryptoError) in
+                    try card.generateARPCBlock(
+                        arqc: arqc, atc: atc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietary
+                    )
+                }
+                return .block(arpc, length: 4)
             case (.method1, let derivation):
                 let un = derivation == .mastercard ? try args.bytes("tag_9f37") : []
                 let atc = derivation == .iccMasterKey ? [] : try args.bytes("tag_9f36")
                 let responseCode = try args.bytes("arpc_rc")
-                return .bytes(
-                    try emv { () throws(CryptoError) in
-                        try card.generateARPC(arqc: arqc, atc: atc, unpredictableNumber: un, responseCode: responseCode)
-                    }
-                )
+                let arpc = try emv { () throws(CryptoError) in
+                    try card.generateARPCBlock(
+                        arqc: arqc, atc: atc, unpredictableNumber: un, responseCode: responseCode)
+                }
+                return .block(arpc, length: 8)
             }
         },
     ]
@@ -63,12 +61,15 @@ private func cardCryptograms(
     // pyemv's classes take `psn or "00"`: an empty PSN too means "00" (unlike the kd functions).
     let psn = try args.optionalString("psn").flatMap { $0.isEmpty ? nil : $0 } ?? "00"
     return try emv { () throws(CryptoError) in
-        let ac = try KeyDerivation.iccMasterKey(
+        let ac = try KeyDerivation.iccMasterKeyHalves(
             option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, pan: pan, psn: psn
         )
         try checkDESKeyLength(issuerKeySMILength)
         try checkDESKeyLength(issuerKeySMCLength)
-        return CardCryptograms(version: version, iccMasterKeys: try ICCMasterKeys(ac: ac, smi: ac, smc: ac))
+        // The SMI and SMC keys are never used here; the AC key stands in for them.
+        return CardCryptograms(
+            version: version, iccMasterKeys: ICCMasterKeys(acHalves: ac, smiHalves: ac, smcHalves: ac)
+        )
     }
 }
 

@@ -76,10 +76,16 @@ public enum ARPC {
 
     /// Method 1 under a key already split into halves.
     static func method1(_ key: DoubleLengthKey, arqc: [UInt8], responseCode: [UInt8]) throws(CryptoError) -> [UInt8] {
+        BigEndianBlock.bytes(try method1Block(key, arqc: arqc, responseCode: responseCode))
+    }
+
+    /// ``method1(_:arqc:responseCode:)`` as the 8-byte block.
+    static func method1Block(_ key: DoubleLengthKey, arqc: [UInt8], responseCode: [UInt8]) throws(CryptoError) -> UInt64
+    {
         try CryptoError.checkLength(arqc, 8, "ARQC")
         try CryptoError.checkLength(responseCode, 2, "ARPC response code")
         let padded = UInt64(responseCode[0]) << 56 | UInt64(responseCode[1]) << 48
-        return BigEndianBlock.bytes(key.schedule.encrypt(block: BigEndianBlock.load(arqc) ^ padded))
+        return key.schedule.encrypt(block: BigEndianBlock.load(arqc) ^ padded)
     }
 
     /// Method 2 under a key already split into halves.
@@ -89,6 +95,19 @@ public enum ARPC {
         cardStatusUpdate csu: [UInt8],
         proprietaryAuthenticationData: [UInt8]?
     ) throws(CryptoError) -> [UInt8] {
+        let block = try method2Block(
+            key, arqc: arqc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietaryAuthenticationData
+        )
+        return BigEndianBlock.bytes(block, prefix: 4)
+    }
+
+    /// The MAC whose first 4 bytes are the ARPC of ``method2(_:arqc:cardStatusUpdate:proprietaryAuthenticationData:)``.
+    static func method2Block(
+        _ key: DoubleLengthKey,
+        arqc: [UInt8],
+        cardStatusUpdate csu: [UInt8],
+        proprietaryAuthenticationData: [UInt8]?
+    ) throws(CryptoError) -> UInt64 {
         try CryptoError.checkLength(arqc, 8, "ARQC")
         try CryptoError.checkLength(csu, 4, "card status update")
         let proprietary = proprietaryAuthenticationData ?? []
@@ -98,6 +117,12 @@ public enum ARPC {
                 "proprietary authentication data must be 0 to 8 bytes, got \(proprietary.count)"
             )
         }
-        return Array(try ApplicationCryptogram.mac(key, data: arqc + csu + proprietary, padding: .emv).prefix(4))
+        // ARQC ‖ CSU ‖ proprietary data in one allocation (concatenating made two).
+        var data: [UInt8] = []
+        data.reserveCapacity(arqc.count + csu.count + proprietary.count)
+        data += arqc
+        data += csu
+        data += proprietary
+        return ApplicationCryptogram.macBlock(key, data: data, padding: .emv)
     }
 }

@@ -38,7 +38,7 @@ public enum ApplicationCryptogram {
         length: Int = 8
     ) throws(CryptoError) -> [UInt8] {
         let key = try DoubleLengthKey(sessionKey, name: "session key")
-        return pythonPrefix(try mac(key, data: data, padding: padding), length)
+        return pythonPrefix(mac(key, data: data, padding: padding), length)
     }
 
     /// Checks an application cryptogram against the one computed from the same inputs (issuer side), comparing
@@ -56,17 +56,17 @@ public enum ApplicationCryptogram {
         padding: Padding = .emv
     ) throws(CryptoError) -> Bool {
         let key = try DoubleLengthKey(sessionKey, name: "session key")
-        return constantTimeMatch(cryptogram, try mac(key, data: data, padding: padding))
+        return constantTimeMatch(cryptogram, mac(key, data: data, padding: padding))
     }
 
     /// The 8-byte retail MAC of `data` under a double-length key.
-    static func mac(_ key: DoubleLengthKey, data: [UInt8], padding: Padding) throws(CryptoError) -> [UInt8] {
-        try ISO9797.mac(
-            algorithm: .algorithm3,
-            key: key.schedule,
-            data: data,
-            padding: padding.iso9797
-        )
+    static func mac(_ key: DoubleLengthKey, data: [UInt8], padding: Padding) -> [UInt8] {
+        BigEndianBlock.bytes(macBlock(key, data: data, padding: padding))
+    }
+
+    /// ``mac(_:data:padding:)`` as a block, for callers that need no array.
+    static func macBlock(_ key: DoubleLengthKey, data: [UInt8], padding: Padding) -> UInt64 {
+        ISO9797.algorithm3Block(key: key.schedule, data: data, padding: padding.iso9797)
     }
 
     /// `bytes[:length]` in Python: negative lengths count from the end, long ones keep everything.

@@ -96,7 +96,7 @@ public enum CVC3 {
     }
 
     static func initializationVector(_ key: DoubleLengthKey, trackTemplate: [UInt8]) throws(CryptoError) -> UInt16 {
-        let mac = try ApplicationCryptogram.mac(key, data: trackTemplate, padding: .emv)
+        let mac = ApplicationCryptogram.mac(key, data: trackTemplate, padding: .emv)
         return UInt16(mac[6]) << 8 | UInt16(mac[7])
     }
 

@@ -1,5 +1,7 @@
 /// A double-length (16-byte) DES key as its two 8-byte halves, for derivations that work block by block.
-struct DoubleLengthKey: Sendable, Hashable {
+///
+/// Package-visible so that the crypto batch can pass derived keys along without making arrays of them.
+package struct DoubleLengthKey: Sendable, Hashable {
     /// Key A: the first 8 bytes.
     var left: UInt64
     /// Key B: the last 8 bytes.

@@ -5,25 +5,31 @@
 /// The description never shows key bytes.
 public struct ICCMasterKeys: Sendable, CustomStringConvertible {
     /// The application cryptogram master key, 16 bytes (pyemv `icc_mk_ac`).
-    public let ac: [UInt8]
+    public var ac: [UInt8] { acHalves.bytes }
     /// The secure messaging integrity master key, 16 bytes (pyemv `icc_mk_smi`).
-    public let smi: [UInt8]
+    public var smi: [UInt8] { smiHalves.bytes }
     /// The secure messaging confidentiality master key, 16 bytes (pyemv `icc_mk_smc`).
-    public let smc: [UInt8]
+    public var smc: [UInt8] { smcHalves.bytes }
 
-    /// The AC master key's halves, read once because every cryptogram starts from them. (Its schedule is made
-    /// where it is used: built on the stack, it costs less than the allocation that kept it.)
+    /// The keys as halves, as every cryptogram uses them; arrays are made only when asked for. (The AC key's
+    /// schedule is made where it is used: built on the stack, it costs less than the allocation that kept it.)
     let acHalves: DoubleLengthKey
+    let smiHalves: DoubleLengthKey
+    let smcHalves: DoubleLengthKey
 
     /// Wraps the card's own keys.
     /// - Throws: ``CryptoError/invalidKeyLength`` unless each key has 16 bytes.
     public init(ac: [UInt8], smi: [UInt8], smc: [UInt8]) throws(CryptoError) {
         acHalves = try DoubleLengthKey(ac, name: "ICC master key for AC")
-        try DoubleLengthKey.checkLength(smi, name: "ICC master key for SMI")
-        try DoubleLengthKey.checkLength(smc, name: "ICC master key for SMC")
-        self.ac = ac
-        self.smi = smi
-        self.smc = smc
+        smiHalves = try DoubleLengthKey(smi, name: "ICC master key for SMI")
+        smcHalves = try DoubleLengthKey(smc, name: "ICC master key for SMC")
+    }
+
+    /// Wraps keys already split into halves (derived in this package, with no arrays made).
+    package init(acHalves: DoubleLengthKey, smiHalves: DoubleLengthKey, smcHalves: DoubleLengthKey) {
+        self.acHalves = acHalves
+        self.smiHalves = smiHalves
+        self.smcHalves = smcHalves
     }
 
     /// Derives the three keys from the issuer master keys, as pyemv's `cvn` classes do on construction.
@@ -46,10 +52,13 @@ public struct ICCMasterKeys: Sendable, CustomStringConvertible {
         option: KeyDerivation.Option
     ) throws(CryptoError) {
         let psn = psn.flatMap { $0.isEmpty ? nil : $0 } ?? "00"
-        try self.init(
-            ac: KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerMasterKeyAC, pan: pan, psn: psn),
-            smi: KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerMasterKeySMI, pan: pan, psn: psn),
-            smc: KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerMasterKeySMC, pan: pan, psn: psn)
+        func derive(_ issuerMasterKey: [UInt8]) throws(CryptoError) -> DoubleLengthKey {
+            try KeyDerivation.iccMasterKeyHalves(option: option, issuerMasterKey: issuerMasterKey, pan: pan, psn: psn)
+        }
+        self.init(
+            acHalves: try derive(issuerMasterKeyAC),
+            smiHalves: try derive(issuerMasterKeySMI),
+            smcHalves: try derive(issuerMasterKeySMC)
         )
     }
 

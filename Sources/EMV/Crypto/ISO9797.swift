@@ -68,15 +68,19 @@ public enum ISO9797 {
             guard key.keyLength == 16 else {
                 throw CryptoError(.invalidKeyLength, "MAC algorithm 3 takes a 16-byte key, not \(key.keyLength)")
             }
-            let mac = key.withCipher { cipher in
-                var (l, r) = permutedChain(cipher, data: data, padding: padding) { l, r in
-                    cipher.desEncryptPermuted(&l, &r, cipher.k1)
-                }
-                cipher.desDecryptPermuted(&l, &r, cipher.k2)
+            return truncate(algorithm3Block(key: key, data: data, padding: padding), length)
+        }
+    }
+
+    /// The whole 8-byte retail MAC (algorithm 3) as a block; `key` is double length.
+    static func algorithm3Block(key: TDESKey, data: [UInt8], padding: Padding) -> UInt64 {
+        key.withCipher { cipher in
+            var (l, r) = permutedChain(cipher, data: data, padding: padding) { l, r in
                 cipher.desEncryptPermuted(&l, &r, cipher.k1)
-                return cipher.permutedOut(l, r)
             }
-            return truncate(mac, length)
+            cipher.desDecryptPermuted(&l, &r, cipher.k2)
+            cipher.desEncryptPermuted(&l, &r, cipher.k1)
+            return cipher.permutedOut(l, r)
         }
     }
 

@@ -31,8 +31,7 @@ public enum KeyDerivation {
         pan: String,
         psn: String? = nil
     ) throws(CryptoError) -> [UInt8] {
-        let y = try optionAInput(pan: pan, psn: psn ?? "00")
-        return try derive(issuerMasterKey: issuerMasterKey, y: y)
+        try iccMasterKeyHalves(option: .a, issuerMasterKey: issuerMasterKey, pan: pan, psn: psn).bytes
     }
 
     /// Derives an ICC master key with option B (EMV 4.3 Book 2, A1.4.2).
@@ -53,8 +52,7 @@ public enum KeyDerivation {
         pan: String,
         psn: String? = nil
     ) throws(CryptoError) -> [UInt8] {
-        let y = try optionBInput(pan: pan, psn: psn ?? "00")
-        return try derive(issuerMasterKey: issuerMasterKey, y: y)
+        try iccMasterKeyHalves(option: .b, issuerMasterKey: issuerMasterKey, pan: pan, psn: psn).bytes
     }
 
     /// Derives an ICC master key with the given option.
@@ -70,10 +68,26 @@ public enum KeyDerivation {
         }
     }
 
+    /// ``iccMasterKey(option:issuerMasterKey:pan:psn:)`` as the key's halves, with no array made (for the
+    /// crypto batch, which derives one per cryptogram request).
+    package static func iccMasterKeyHalves(
+        option: Option,
+        issuerMasterKey: [UInt8],
+        pan: String,
+        psn: String? = nil
+    ) throws(CryptoError) -> DoubleLengthKey {
+        let y =
+            switch option {
+            case .a: try optionAInput(pan: pan, psn: psn ?? "00")
+            case .b: try optionBInput(pan: pan, psn: psn ?? "00")
+            }
+        return try derive(issuerMasterKey: issuerMasterKey, y: y)
+    }
+
     /// TDES(IMK)[Y] ‖ TDES(IMK)[~Y] with odd parity.
-    static func derive(issuerMasterKey: [UInt8], y: UInt64) throws(CryptoError) -> [UInt8] {
+    static func derive(issuerMasterKey: [UInt8], y: UInt64) throws(CryptoError) -> DoubleLengthKey {
         let (left, right) = try TDESKey.withTemporaryCipher(issuerMasterKey) { $0.encrypt(y, ~y) }
-        return DoubleLengthKey(left: left, right: right).withOddParity.bytes
+        return DoubleLengthKey(left: left, right: right).withOddParity
     }
 
     /// Y for option A: the rightmost 16 characters of PAN ‖ PSN as hex digits, left-padded with zeros.
@@ -81,12 +95,16 @@ public enum KeyDerivation {
         // pyemv slices Python text, so characters are Unicode scalars; those left of the last 16 are not read.
         // Shifting every digit into Y keeps the last 16 without collecting the characters first; a character
         // that is not a hex digit matters only if it is one of those 16.
+        //
+        // Read as UTF-8 bytes (decoding scalars cost more than the rest of a derivation's input), which gives
+        // the same answer: when the last 16 scalars are ASCII they are the last 16 bytes; when one of them is
+        // not, its last byte (not a hex digit) is among the last 16 bytes, so both ways refuse the input.
         var y: UInt64 = 0
         var count = 0
         var lastInvalid = -1
-        func shiftIn(_ scalars: String.UnicodeScalarView) {
-            for scalar in scalars {
-                if let nibble = hexValue(scalar) {
+        func shiftIn(_ bytes: String.UTF8View) {
+            for byte in bytes {
+                if let nibble = [UInt8].nibble(byte) {
                     y = y << 4 | UInt64(nibble)
                 } else {
                     y <<= 4
@@ -95,23 +113,25 @@ public enum KeyDerivation {
                 count += 1
             }
         }
-        shiftIn(pan.unicodeScalars)
-        shiftIn(psn.unicodeScalars)
+        shiftIn(pan.utf8)
+        shiftIn(psn.utf8)
         guard lastInvalid < 0 || lastInvalid < count - 16 else { throw invalidDigits }
         return y
     }
 
     /// Y for option B (falls back to option A for PANs of at most 16 characters).
     static func optionBInput(pan: String, psn: String) throws(CryptoError) -> UInt64 {
-        let panLength = pan.unicodeScalars.count
+        // Counted in scalars, as pyemv does; a PAN of at most 16 bytes has at most 16 of them.
+        let panLength = pan.utf8.count <= 16 ? pan.utf8.count : pan.unicodeScalars.count
         guard panLength > 16 else { return try optionAInput(pan: pan, psn: psn) }
         // X = PAN ‖ PSN as packed digits, with a zero in front of a PAN of odd length.
         var x: [UInt8] = []
         x.reserveCapacity((panLength + 1) / 2 + 2)
         var high: UInt8? = panLength % 2 == 1 ? 0 : nil
-        func pack(_ scalars: String.UnicodeScalarView) throws(CryptoError) {
-            for scalar in scalars {
-                guard let nibble = hexValue(scalar) else { throw invalidDigits }
+        // Packed from UTF-8 bytes: a scalar that is not ASCII is refused either way.
+        func pack(_ bytes: String.UTF8View) throws(CryptoError) {
+            for byte in bytes {
+                guard let nibble = [UInt8].nibble(byte) else { throw invalidDigits }
                 if let first = high {
                     x.append(first << 4 | nibble)
                     high = nil
@@ -120,8 +140,8 @@ public enum KeyDerivation {
                 }
             }
         }
-        try pack(pan.unicodeScalars)
-        try pack(psn.unicodeScalars)
+        try pack(pan.utf8)
+        try pack(psn.utf8)
         guard high == nil else {
             throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
         }
@@ -161,11 +181,5 @@ public enum KeyDerivation {
         guard missing > 0 else { return digits }
         // The first `missing` letters, after the digits.
         return digits << (4 * missing) | letters >> (4 * (letterCount - missing))
-    }
-
-    /// The value of one hexadecimal digit, as Python's `a2b_hex` reads it.
-    static func hexValue(_ scalar: Unicode.Scalar) -> UInt8? {
-        guard scalar.isASCII else { return nil }
-        return [UInt8].nibble(UInt8(scalar.value))
     }
 }
