@@ -91,6 +91,17 @@ public struct BatchArguments {
         return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
     }
 
+    /// A required string as its UTF-8, valid while the operation runs (no `String` made: a PAN was an allocation).
+    public mutating func utf8(_ name: StaticString) throws(BatchError) -> UnsafeBufferPointer<UInt8> {
+        guard let utf8 = try optionalUTF8(name) else { throw Self.missing(name) }
+        return utf8
+    }
+
+    /// An optional string as its UTF-8, valid while the operation runs; absent or null gives nil.
+    public mutating func optionalUTF8(_ name: StaticString) throws(BatchError) -> UnsafeBufferPointer<UInt8>? {
+        try optionalStringRange(name).map { UnsafeBufferPointer(rebasing: text[$0]) }
+    }
+
     /// A required integer.
     public mutating func int(_ name: StaticString) throws(BatchError) -> Int {
         guard let value = try optionalInt(name) else { throw Self.missing(name) }

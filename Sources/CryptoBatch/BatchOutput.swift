@@ -42,13 +42,13 @@ public final class BatchOutput {
             storage.append("\"result\":\"")
             data.withUnsafeBufferPointer { storage.appendHexUnchecked($0) }
             storage.append("\"}\n")
-        case .block(let block, let length):
-            storage.reserve(16 + (id?.count ?? 0) + 32)
+        case .blocks(let high, let low, let length):
+            storage.reserve(32 + (id?.count ?? 0) + 32)
             open(id: id)
             storage.append("\"result\":\"")
-            withUnsafeBytes(of: block.bigEndian) { bytes in
-                storage.appendHexUnchecked(
-                    UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[..<min(max(0, length), 8)]))
+            withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                storage.appendHexUnchecked(UnsafeBufferPointer(rebasing: bytes[..<min(max(0, length), 16)]))
             }
             storage.append("\"}\n")
         case .string(var string):
@@ -127,9 +127,9 @@ public enum BatchValue: Sendable, Hashable {
     case bytes([UInt8])
     /// Text, written as a JSON string.
     case string(String)
-    /// The first `length` (0...8) bytes of a big-endian block, written as upper-case hex: a cryptogram or an
-    /// ARPC without an array made for it.
-    case block(UInt64, length: Int)
+    /// The first `length` (0...16) bytes of two big-endian blocks, written as upper-case hex: a cryptogram, an
+    /// ARPC or a derived key without an array made for it.
+    case blocks(UInt64, UInt64, length: Int)
 }
 
 /// A growable byte buffer with unchecked appends after an explicit reservation.

@@ -15,7 +15,7 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
                     unpredictableNumber: input.data[input.unpredictableNumber]
                 )
             }
-            return .block(cryptogram, length: 8)
+            return .blocks(cryptogram, 0, length: 8)
         },
         BatchOperation("\(prefix).generate_arpc") { args throws(BatchError) in
             let card = try cardCryptograms(&args, version)
@@ -30,7 +30,7 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
                         arqc: arqc, atc: atc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietary
                     )
                 }
-                return .block(arpc, length: 4)
+                return .blocks(arpc, 0, length: 4)
             case (.method1, let derivation):
                 let un = derivation == .mastercard ? try args.bytes("tag_9f37") : []
                 let atc = derivation == .iccMasterKey ? [] : try args.bytes("tag_9f36")
@@ -39,7 +39,7 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
                     try card.generateARPCBlock(
                         arqc: arqc, atc: atc, unpredictableNumber: un, responseCode: responseCode)
                 }
-                return .block(arpc, length: 8)
+                return .blocks(arpc, 0, length: 8)
             }
         },
     ]
@@ -57,12 +57,12 @@ private func cardCryptograms(
     let issuerKeyAC = try args.bytes("iss_mk_ac")
     let issuerKeySMILength = try args.byteCount("iss_mk_smi")
     let issuerKeySMCLength = try args.byteCount("iss_mk_smc")
-    let pan = try args.string("pan")
-    // pyemv's classes take `psn or "00"`: an empty PSN too means "00" (unlike the kd functions).
-    let psn = try args.optionalString("psn").flatMap { $0.isEmpty ? nil : $0 } ?? "00"
+    let pan = try args.utf8("pan")
+    // pyemv's classes take `psn or "00"`: an empty PSN too means "00" (nil here; unlike the kd functions).
+    let psn = try args.optionalUTF8("psn").flatMap { $0.isEmpty ? nil : $0 }
     return try emv { () throws(CryptoError) in
         let ac = try KeyDerivation.iccMasterKeyHalves(
-            option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, pan: pan, psn: psn
+            option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, panUTF8: pan, psnUTF8: psn
         )
         try checkDESKeyLength(issuerKeySMILength)
         try checkDESKeyLength(issuerKeySMCLength)

@@ -48,13 +48,12 @@ private func pyemvKDOperations() -> [BatchOperation] {
 /// `derive_icc_mk_a(iss_mk, pan, psn=None)` and `derive_icc_mk_b`.
 private func iccMasterKey(_ args: inout BatchArguments, option: KeyDerivation.Option) throws(BatchError) -> BatchValue {
     let issuerKey = try args.bytes("iss_mk")
-    let pan = try args.string("pan")
-    let psn = try args.optionalString("psn")
-    return .bytes(
-        try emv { () throws(CryptoError) in
-            try KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerKey, pan: pan, psn: psn)
-        }
-    )
+    let pan = try args.utf8("pan")
+    let psn = try args.optionalUTF8("psn")
+    let key = try emv { () throws(CryptoError) in
+        try KeyDerivation.iccMasterKeyHalves(option: option, issuerMasterKey: issuerKey, panUTF8: pan, psnUTF8: psn)
+    }
+    return .blocks(key.left, key.right, length: 16)
 }
 
 /// pyemv.ac: application cryptograms and ARPC methods 1 and 2.

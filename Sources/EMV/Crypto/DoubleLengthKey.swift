@@ -3,9 +3,9 @@
 /// Package-visible so that the crypto batch can pass derived keys along without making arrays of them.
 package struct DoubleLengthKey: Sendable, Hashable {
     /// Key A: the first 8 bytes.
-    var left: UInt64
+    package var left: UInt64
     /// Key B: the last 8 bytes.
-    var right: UInt64
+    package var right: UInt64
 
     init(left: UInt64, right: UInt64) {
         self.left = left

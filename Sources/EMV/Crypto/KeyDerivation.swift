@@ -76,13 +76,27 @@ public enum KeyDerivation {
         pan: String,
         psn: String? = nil
     ) throws(CryptoError) -> DoubleLengthKey {
+        try derive(issuerMasterKey: issuerMasterKey, y: input(option, pan: pan.utf8, psn: (psn ?? "00").utf8))
+    }
+
+    /// The same from the UTF-8 of the PAN and PSN (well-formed, as a JSON parser leaves it; a nil PSN means
+    /// `"00"`): the crypto batch reads them from its request lines, where a `String` per PAN was an allocation.
+    package static func iccMasterKeyHalves(
+        option: Option,
+        issuerMasterKey: [UInt8],
+        panUTF8 pan: UnsafeBufferPointer<UInt8>,
+        psnUTF8 psn: UnsafeBufferPointer<UInt8>?
+    ) throws(CryptoError) -> DoubleLengthKey {
         let y =
-            switch option {
-            case .a: try optionAInput(pan: pan, psn: psn ?? "00")
-            case .b: try optionBInput(pan: pan, psn: psn ?? "00")
+            if let psn {
+                try input(option, pan: pan, psn: psn)
+            } else {
+                try input(option, pan: pan, psn: Self.defaultPSN)
             }
         return try derive(issuerMasterKey: issuerMasterKey, y: y)
     }
+
+    private static let defaultPSN = Array("00".utf8)
 
     /// TDES(IMK)[Y] ‖ TDES(IMK)[~Y] with odd parity.
     static func derive(issuerMasterKey: [UInt8], y: UInt64) throws(CryptoError) -> DoubleLengthKey {
@@ -90,19 +104,29 @@ public enum KeyDerivation {
         return DoubleLengthKey(left: left, right: right).withOddParity
     }
 
-    /// Y for option A: the rightmost 16 characters of PAN ‖ PSN as hex digits, left-padded with zeros.
-    static func optionAInput(pan: String, psn: String) throws(CryptoError) -> UInt64 {
+    /// Y for `option` from the UTF-8 of the PAN and PSN.
+    static func input(
+        _ option: Option, pan: some Collection<UInt8>, psn: some Collection<UInt8>
+    ) throws(CryptoError) -> UInt64 {
+        switch option {
+        case .a: try optionAInput(pan: pan, psn: psn)
+        case .b: try optionBInput(pan: pan, psn: psn)
+        }
+    }
+
+    /// Y for option A: the rightmost 16 characters of PAN ‖ PSN (UTF-8) as hex digits, left-padded with zeros.
+    static func optionAInput(pan: some Collection<UInt8>, psn: some Collection<UInt8>) throws(CryptoError) -> UInt64 {
         // pyemv slices Python text, so characters are Unicode scalars; those left of the last 16 are not read.
         // Shifting every digit into Y keeps the last 16 without collecting the characters first; a character
         // that is not a hex digit matters only if it is one of those 16.
         //
-        // Read as UTF-8 bytes (decoding scalars cost more than the rest of a derivation's input), which gives
-        // the same answer: when the last 16 scalars are ASCII they are the last 16 bytes; when one of them is
-        // not, its last byte (not a hex digit) is among the last 16 bytes, so both ways refuse the input.
+        // Read as UTF-8 bytes, not decoded scalars, which gives the same answer: when the last 16 scalars are
+        // ASCII they are the last 16 bytes; when one of them is not, its last byte (not a hex digit) is among
+        // the last 16 bytes, so both ways refuse the input.
         var y: UInt64 = 0
         var count = 0
         var lastInvalid = -1
-        func shiftIn(_ bytes: String.UTF8View) {
+        func shiftIn(_ bytes: some Collection<UInt8>) {
             for byte in bytes {
                 if let nibble = [UInt8].nibble(byte) {
                     y = y << 4 | UInt64(nibble)
@@ -113,23 +137,24 @@ public enum KeyDerivation {
                 count += 1
             }
         }
-        shiftIn(pan.utf8)
-        shiftIn(psn.utf8)
+        shiftIn(pan)
+        shiftIn(psn)
         guard lastInvalid < 0 || lastInvalid < count - 16 else { throw invalidDigits }
         return y
     }
 
     /// Y for option B (falls back to option A for PANs of at most 16 characters).
-    static func optionBInput(pan: String, psn: String) throws(CryptoError) -> UInt64 {
-        // Counted in scalars, as pyemv does; a PAN of at most 16 bytes has at most 16 of them.
-        let panLength = pan.utf8.count <= 16 ? pan.utf8.count : pan.unicodeScalars.count
+    static func optionBInput(pan: some Collection<UInt8>, psn: some Collection<UInt8>) throws(CryptoError) -> UInt64 {
+        // Counted in scalars, as pyemv does (bytes that do not continue a sequence); a PAN of at most 16 bytes
+        // has at most 16 of them.
+        let panLength = pan.count <= 16 ? pan.count : pan.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
         guard panLength > 16 else { return try optionAInput(pan: pan, psn: psn) }
         // X = PAN ‖ PSN as packed digits, with a zero in front of a PAN of odd length.
         var x: [UInt8] = []
         x.reserveCapacity((panLength + 1) / 2 + 2)
         var high: UInt8? = panLength % 2 == 1 ? 0 : nil
         // Packed from UTF-8 bytes: a scalar that is not ASCII is refused either way.
-        func pack(_ bytes: String.UTF8View) throws(CryptoError) {
+        func pack(_ bytes: some Collection<UInt8>) throws(CryptoError) {
             for byte in bytes {
                 guard let nibble = [UInt8].nibble(byte) else { throw invalidDigits }
                 if let first = high {
@@ -140,8 +165,8 @@ public enum KeyDerivation {
                 }
             }
         }
-        try pack(pan.utf8)
-        try pack(psn.utf8)
+        try pack(pan)
+        try pack(psn)
         guard high == nil else {
             throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
         }
