@@ -245,6 +245,7 @@ private struct Parse {
 
     /// Reads a string starting at its opening quote and returns its range in `text`: the range of the line's copy
     /// when it has no escapes (the usual case), else that of its decoded form appended after the copy.
+    @inline(__always)
     private mutating func parseString() throws(BatchError) -> Range<Int> {
         let bytes = cursor.bytes
         let start = cursor.index + 1
@@ -252,7 +253,8 @@ private struct Parse {
         if let base = bytes.baseAddress {
             // Eight characters at a time: the first special byte's position comes straight from the mask, so a
             // plain string ends here without a byte loop (whose exit, at a random place in the last word, was a
-            // mispredicted branch per string). Anything else is left to the byte loop below.
+            // mispredicted branch per string). Anything else is left to `parseString(from:start:)`, out of line so
+            // that this common case is small enough to inline where keys and values are read.
             while index + 8 <= bytes.count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let special = Self.specialBytes(word)
@@ -268,6 +270,14 @@ private struct Parse {
                 break
             }
         }
+        return try parseString(from: index, start: start)
+    }
+
+    /// The rest of ``parseString()`` from `index`: the last few bytes of the line, escapes, non-ASCII text.
+    @inline(never)
+    private mutating func parseString(from index: Int, start: Int) throws(BatchError) -> Range<Int> {
+        let bytes = cursor.bytes
+        var index = index
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
