@@ -38,6 +38,10 @@ enum DESEngine {
     /// mixing operators it cannot reassociate across keeps a tree. The four entries indexed by `r` ⊕ k0 are
     /// ready a cycle before those behind the rotation, so they meet `l` first and the late four join last: this
     /// is the critical path of every round, and each level off it is ~8% of a DES block.
+    ///
+    /// Each group is looked up by its whole byte, the two bits above its six included (``DESTables/sp`` repeats
+    /// every entry four times): a byte comes out of a register in one instruction (`movzbl %ah`, or a shift for
+    /// the top one) where masking six bits took two, and a 3DES block got about 5% faster.
     @inline(__always) @usableFromInline
     static func halfRound(
         _ l: UInt32, _ r: UInt32, _ k0: UInt32, _ k1: UInt32, _ sp: UnsafePointer<UInt32>
@@ -45,11 +49,11 @@ enum DESEngine {
         let t = r ^ k0
         let u = rotl(r, 28) ^ k1
         let early =
-            (sp[448 | Int(truncatingIfNeeded: t & 0x3F)] | sp[320 | Int(truncatingIfNeeded: t &>> 8 & 0x3F)])
-            &+ (sp[192 | Int(truncatingIfNeeded: t &>> 16 & 0x3F)] | sp[64 | Int(truncatingIfNeeded: t &>> 24 & 0x3F)])
+            (sp[1792 | Int(truncatingIfNeeded: t & 0xFF)] | sp[1280 | Int(truncatingIfNeeded: t &>> 8 & 0xFF)])
+            &+ (sp[768 | Int(truncatingIfNeeded: t &>> 16 & 0xFF)] | sp[256 | Int(truncatingIfNeeded: t &>> 24)])
         let late =
-            (sp[384 | Int(truncatingIfNeeded: u & 0x3F)] | sp[256 | Int(truncatingIfNeeded: u &>> 8 & 0x3F)])
-            &+ (sp[128 | Int(truncatingIfNeeded: u &>> 16 & 0x3F)] | sp[Int(truncatingIfNeeded: u &>> 24 & 0x3F)])
+            (sp[1536 | Int(truncatingIfNeeded: u & 0xFF)] | sp[1024 | Int(truncatingIfNeeded: u &>> 8 & 0xFF)])
+            &+ (sp[512 | Int(truncatingIfNeeded: u &>> 16 & 0xFF)] | sp[Int(truncatingIfNeeded: u &>> 24)])
         return (l ^ early) ^ late
     }
 

@@ -16,7 +16,8 @@ struct DESTables: @unchecked Sendable {
     // Immutable after init (and never freed: there is one, for the process); @unchecked because raw pointers are
     // not Sendable.
 
-    /// S-box followed by P, rotated left one bit: 8 boxes of 64 entries.
+    /// S-box followed by P, rotated left one bit: 8 boxes of 256 entries, the 64 repeated for the two bits above
+    /// an input's six.
     @usableFromInline let sp: UnsafeMutablePointer<UInt32>
     /// IP, output as (rotl(L, 1) << 32 | rotl(R, 1)): 8 input bytes of 256 entries.
     @usableFromInline let ip: UnsafeMutablePointer<UInt64>
@@ -36,7 +37,7 @@ struct DESTables: @unchecked Sendable {
     @usableFromInline static let shared = DESTables()
 
     private init() {
-        sp = .allocate(capacity: 8 * 64)
+        sp = .allocate(capacity: 8 * 256)
         ip = .allocate(capacity: 8 * 256)
         fp = .allocate(capacity: 8 * 256)
         pc1 = .allocate(capacity: 8 * 256)
@@ -49,7 +50,8 @@ struct DESTables: @unchecked Sendable {
                 let column = input >> 1 & 15
                 let nibble = UInt64(Self.sBoxes[box][row * 16 + column])
                 let p = UInt32(Self.permute(nibble << (28 - 4 * box), width: 32, by: Self.p))
-                sp[box * 64 + input] = DESEngine.rotl(p, 1)
+                // Each entry four times, for any two bits above the six (see `DESEngine.halfRound`).
+                for high in 0..<4 { sp[box * 256 + high << 6 + input] = DESEngine.rotl(p, 1) }
             }
         }
 
