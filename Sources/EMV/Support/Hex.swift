@@ -41,14 +41,23 @@ extension Array where Element == UInt8 {
                 index += 4
             }
         }
-        // A 256-entry table beats the range tests of `nibble` on this hot path; 0xFF marks a non-digit.
-        let nibbles = hexNibbles
-        while index < count {
-            let high = nibbles[Int(digits[2 * index])]
-            let low = nibbles[Int(digits[2 * index + 1])]
-            if (high | low) & 0x80 != 0 { return false }
-            output[index] = high << 4 | low
-            index += 1
+        // The last two, four or six digits through the same word, its unused bytes filled with '0' digits: most
+        // arguments are short, and the table of nibbles this replaced was a lazy global (a `swift_once` check
+        // per call) with a branch per byte.
+        guard index < count, let source = digits.baseAddress, let target = output.baseAddress else { return true }
+        if count - index >= 2 {
+            let digits4 = UnsafeRawPointer(source + 2 * index).loadUnaligned(as: UInt32.self)
+            let word = UInt64(UInt32(littleEndian: digits4)) | 0x3030_3030_0000_0000
+            guard let bytes = decodeHexWord(word) else { return false }
+            UnsafeMutableRawPointer(target + index).storeBytes(
+                of: UInt16(truncatingIfNeeded: bytes).littleEndian, as: UInt16.self)
+            index += 2
+        }
+        if index < count {
+            let digits2 = UnsafeRawPointer(source + 2 * index).loadUnaligned(as: UInt16.self)
+            let word = UInt64(UInt16(littleEndian: digits2)) | 0x3030_3030_3030_0000
+            guard let bytes = decodeHexWord(word) else { return false }
+            target[index] = UInt8(truncatingIfNeeded: bytes)
         }
         return true
     }
@@ -86,17 +95,6 @@ extension Array where Element == UInt8 {
         }
     }
 }
-
-/// The value of each byte as an ASCII hex digit (either case), 0xFF for every other byte.
-///
-/// Raw memory rather than an array: reading a shared array retains and releases its buffer, and threads decoding
-/// at once then fought over that reference count's cache line. Written once, here, and only read afterwards.
-@usableFromInline
-nonisolated(unsafe) let hexNibbles: UnsafePointer<UInt8> = {
-    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-    for byte in 0..<256 { table[byte] = [UInt8].nibble(UInt8(byte)) ?? 0xFF }
-    return UnsafePointer(table)
-}()
 
 extension Sequence where Element == UInt8 {
     /// Upper-case hexadecimal text of the bytes, two digits each, no separators.
