@@ -58,16 +58,28 @@ public final class FlatJSONParser {
         text: UnsafeBufferPointer<UInt8>,
         from start: Int = 0
     ) -> Int? {
-        key.withUTF8Buffer { name in
-            let count = fields.count
-            var position = start < count ? start : 0
-            for _ in 0..<count {
-                let field = fields[position].key
-                if field.count == name.count && equal(text, field, name) { return position }
-                position = position + 1 == count ? 0 : position + 1
-            }
-            return nil
+        // A name literal's bytes straight from its pointer: through `withUTF8Buffer` the search was a closure
+        // call per argument read.
+        guard key.hasPointerRepresentation else { return key.withUTF8Buffer { index(of: $0, in: fields, text: text) } }
+        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        return index(of: name, in: fields, text: text, from: start)
+    }
+
+    @inline(__always)
+    private static func index(
+        of name: UnsafeBufferPointer<UInt8>,
+        in fields: UnsafeBufferPointer<JSONField>,
+        text: UnsafeBufferPointer<UInt8>,
+        from start: Int = 0
+    ) -> Int? {
+        let count = fields.count
+        var position = start < count ? start : 0
+        for _ in 0..<count {
+            let field = fields[position].key
+            if field.count == name.count && equal(text, field, name) { return position }
+            position = position + 1 == count ? 0 : position + 1
         }
+        return nil
     }
 
     @inline(__always)
