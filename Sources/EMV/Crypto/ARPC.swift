@@ -18,7 +18,14 @@ public enum ARPC {
         arqc: [UInt8],
         responseCode: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
-        try method1(DoubleLengthKey(sessionKey, name: "session key"), arqc: arqc, responseCode: responseCode)
+        BigEndianBlock.bytes(try method1Block(sessionKey: sessionKey, arqc: arqc, responseCode: responseCode))
+    }
+
+    /// ``method1(sessionKey:arqc:responseCode:)`` as the 8-byte block (the crypto batch: no array).
+    package static func method1Block(
+        sessionKey: [UInt8], arqc: [UInt8], responseCode: [UInt8]
+    ) throws(CryptoError) -> UInt64 {
+        try method1Block(DoubleLengthKey(sessionKey, name: "session key"), arqc: arqc, responseCode: responseCode)
     }
 
     /// ARPC method 2 (EMV 4.3 Book 2, 8.2.2): the first 4 bytes of the ISO/IEC 9797-1 algorithm 3 MAC, padding
@@ -38,7 +45,22 @@ public enum ARPC {
         cardStatusUpdate: [UInt8],
         proprietaryAuthenticationData: [UInt8]? = nil
     ) throws(CryptoError) -> [UInt8] {
-        try method2(
+        let block = try method2Block(
+            sessionKey: sessionKey, arqc: arqc, cardStatusUpdate: cardStatusUpdate,
+            proprietaryAuthenticationData: proprietaryAuthenticationData
+        )
+        return BigEndianBlock.bytes(block, prefix: 4)
+    }
+
+    /// The block whose first 4 bytes are ``method2(sessionKey:arqc:cardStatusUpdate:proprietaryAuthenticationData:)``
+    /// (the crypto batch: no array).
+    package static func method2Block(
+        sessionKey: [UInt8],
+        arqc: [UInt8],
+        cardStatusUpdate: [UInt8],
+        proprietaryAuthenticationData: [UInt8]? = nil
+    ) throws(CryptoError) -> UInt64 {
+        try method2Block(
             DoubleLengthKey(sessionKey, name: "session key"),
             arqc: arqc,
             cardStatusUpdate: cardStatusUpdate,
@@ -74,12 +96,7 @@ public enum ARPC {
         return ApplicationCryptogram.constantTimeMatch(arpc, expected, exactLength: true)
     }
 
-    /// Method 1 under a key already split into halves.
-    static func method1(_ key: DoubleLengthKey, arqc: [UInt8], responseCode: [UInt8]) throws(CryptoError) -> [UInt8] {
-        BigEndianBlock.bytes(try method1Block(key, arqc: arqc, responseCode: responseCode))
-    }
-
-    /// ``method1(_:arqc:responseCode:)`` as the 8-byte block.
+    /// Method 1 under a key already split into halves, as the 8-byte block.
     static func method1Block(_ key: DoubleLengthKey, arqc: [UInt8], responseCode: [UInt8]) throws(CryptoError) -> UInt64
     {
         try CryptoError.checkLength(arqc, 8, "ARQC")
@@ -88,20 +105,7 @@ public enum ARPC {
         return key.schedule.encrypt(block: BigEndianBlock.load(arqc) ^ padded)
     }
 
-    /// Method 2 under a key already split into halves.
-    static func method2(
-        _ key: DoubleLengthKey,
-        arqc: [UInt8],
-        cardStatusUpdate csu: [UInt8],
-        proprietaryAuthenticationData: [UInt8]?
-    ) throws(CryptoError) -> [UInt8] {
-        let block = try method2Block(
-            key, arqc: arqc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietaryAuthenticationData
-        )
-        return BigEndianBlock.bytes(block, prefix: 4)
-    }
-
-    /// The MAC whose first 4 bytes are the ARPC of ``method2(_:arqc:cardStatusUpdate:proprietaryAuthenticationData:)``.
+    /// Method 2 under a key already split into halves: the MAC whose first 4 bytes are the ARPC.
     static func method2Block(
         _ key: DoubleLengthKey,
         arqc: [UInt8],

@@ -37,8 +37,16 @@ public enum ApplicationCryptogram {
         padding: Padding = .emv,
         length: Int = 8
     ) throws(CryptoError) -> [UInt8] {
-        let key = try DoubleLengthKey(sessionKey, name: "session key")
-        return pythonPrefix(mac(key, data: data, padding: padding), length)
+        let block = try generateBlock(sessionKey: sessionKey, data: data, padding: padding)
+        return BigEndianBlock.bytes(block, prefix: pythonPrefixLength(length, of: 8))
+    }
+
+    /// The whole 8-byte MAC that ``generate(sessionKey:data:padding:length:)`` takes its prefix of, as a block
+    /// (the crypto batch: no array).
+    package static func generateBlock(
+        sessionKey: [UInt8], data: [UInt8], padding: Padding = .emv
+    ) throws(CryptoError) -> UInt64 {
+        macBlock(try DoubleLengthKey(sessionKey, name: "session key"), data: data, padding: padding)
     }
 
     /// Checks an application cryptogram against the one computed from the same inputs (issuer side), comparing
@@ -69,10 +77,10 @@ public enum ApplicationCryptogram {
         ISO9797.algorithm3Block(key: key.schedule, data: data, padding: padding.iso9797)
     }
 
-    /// `bytes[:length]` in Python: negative lengths count from the end, long ones keep everything.
-    static func pythonPrefix(_ bytes: [UInt8], _ length: Int) -> [UInt8] {
-        let end = length < 0 ? max(0, bytes.count + length) : min(length, bytes.count)
-        return Array(bytes[..<end])
+    /// How many bytes `bytes[:length]` keeps in Python of `count` bytes: negative lengths count from the end,
+    /// long ones keep everything.
+    package static func pythonPrefixLength(_ length: Int, of count: Int) -> Int {
+        length < 0 ? max(0, count + length) : min(length, count)
     }
 
     /// Whether `received` equals the first bytes of `expected` (all of them when `exactLength`, else at least 4),
