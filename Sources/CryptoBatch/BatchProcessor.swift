@@ -85,10 +85,12 @@ public final class BatchProcessor {
         // One pass over the parser's buffers for the id, the operation and its arguments (each separate access
         // to them cost a retain and release of both).
         parser.withUnsafeBuffers { fields, text in
-            let idIndex = FlatJSONParser.index(of: "id", in: fields, text: text)
+            // Looked for from the end first, where generated requests (pyemv's arguments, then `op` and `id`) put
+            // them; the search goes round, so any order is found.
+            let idIndex = FlatJSONParser.index(of: "id", in: fields, text: text, from: fields.count - 1)
             let id = idIndex.map { UnsafeBufferPointer(rebasing: line[fields[$0].token]) }
             do throws(BatchError) {
-                guard let opIndex = FlatJSONParser.index(of: "op", in: fields, text: text),
+                guard let opIndex = FlatJSONParser.index(of: "op", in: fields, text: text, from: fields.count - 2),
                     case .string(let name) = fields[opIndex].value,
                     let operation = table.index(named: UnsafeBufferPointer(rebasing: text[name]))
                 else {

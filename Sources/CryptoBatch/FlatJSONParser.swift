@@ -73,7 +73,7 @@ public final class FlatJSONParser {
         from start: Int = 0
     ) -> Int? {
         let count = fields.count
-        var position = start < count ? start : 0
+        var position = start >= 0 && start < count ? start : 0
         for _ in 0..<count {
             let field = fields[position].key
             if field.count == name.count && equal(text, field, name) { return position }
