@@ -528,6 +528,14 @@ private struct Cursor {
         if first == UInt8(ascii: "0") {
             index += 1
         } else {
+            // Up to 18 digits cannot overflow: plain arithmetic (an id per line); then checked, digit by digit.
+            var plain = 0
+            let plainEnd = min(bytes.count, index + 18)
+            while index < plainEnd, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                plain = plain &* 10 &+ Int(digit)
+                index += 1
+            }
+            value = plain
             while let digit = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) {
                 if let current = value {
                     let (times10, overflow1) = current.multipliedReportingOverflow(by: 10)
