@@ -150,31 +150,35 @@ public enum KeyDerivation {
         let panLength = pan.count <= 16 ? pan.count : pan.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
         guard panLength > 16 else { return try optionAInput(pan: pan, psn: psn) }
         // X = PAN ‖ PSN as packed digits, with a zero in front of a PAN of odd length.
-        var x: [UInt8] = []
-        x.reserveCapacity((panLength + 1) / 2 + 2)
-        var high: UInt8? = panLength % 2 == 1 ? 0 : nil
-        // Packed from UTF-8 bytes: a scalar that is not ASCII is refused either way.
-        func pack(_ bytes: some Collection<UInt8>) throws(CryptoError) {
-            for byte in bytes {
-                guard let nibble = [UInt8].nibble(byte) else { throw invalidDigits }
-                if let first = high {
-                    x.append(first << 4 | nibble)
-                    high = nil
-                } else {
-                    high = nibble
+        // X is packed on the stack (an array here was an allocation per derivation).
+        let capacity = (pan.count + psn.count + 1) / 2 + 1
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { (x) throws(CryptoError) in
+            var count = 0
+            var high: UInt8? = panLength % 2 == 1 ? 0 : nil
+            // Packed from UTF-8 bytes: a scalar that is not ASCII is refused either way.
+            func pack(_ bytes: some Collection<UInt8>) throws(CryptoError) {
+                for byte in bytes {
+                    guard let nibble = [UInt8].nibble(byte) else { throw invalidDigits }
+                    if let first = high {
+                        x[count] = first << 4 | nibble
+                        count += 1
+                        high = nil
+                    } else {
+                        high = nibble
+                    }
                 }
             }
+            try pack(pan)
+            try pack(psn)
+            guard high == nil else {
+                throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
+            }
+            // Through `update(bufferPointer:)`: `hash(data:)` takes any `DataProtocol` and walks its regions
+            // generically, which cost more than the digest itself for these few bytes.
+            var sha1 = Insecure.SHA1()
+            sha1.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: x[..<count])))
+            return sha1.finalize().withUnsafeBytes { decimalised($0) }
         }
-        try pack(pan)
-        try pack(psn)
-        guard high == nil else {
-            throw CryptoError(.invalidPAN, "PAN and PAN sequence number must make an even number of digits")
-        }
-        // Through `update(bufferPointer:)`: `hash(data:)` takes any `DataProtocol` and walks its regions
-        // generically, which cost more than the digest itself for these few bytes.
-        var sha1 = Insecure.SHA1()
-        x.withUnsafeBytes { sha1.update(bufferPointer: $0) }
-        return sha1.finalize().withUnsafeBytes { decimalised($0) }
     }
 
     private static var invalidDigits: CryptoError {
