@@ -37,20 +37,12 @@ public final class BatchOutput {
     func writeResult(_ value: BatchValue, id: UnsafeBufferPointer<UInt8>?) {
         switch value {
         case .bytes(let data):
-            storage.reserve(data.count * 2 + (id?.count ?? 0) + 32)
-            open(id: id)
-            storage.append("\"result\":\"")
-            data.withUnsafeBufferPointer { storage.appendHexUnchecked($0) }
-            storage.append("\"}\n")
+            data.withUnsafeBufferPointer { writeHexResult($0, id: id) }
         case .blocks(let high, let low, let length):
-            storage.reserve(32 + (id?.count ?? 0) + 32)
-            open(id: id)
-            storage.append("\"result\":\"")
             withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
-                storage.appendHexUnchecked(UnsafeBufferPointer(rebasing: bytes[..<min(max(0, length), 16)]))
+                writeHexResult(UnsafeBufferPointer(rebasing: bytes[..<min(max(0, length), 16)]), id: id)
             }
-            storage.append("\"}\n")
         case .string(var string):
             string.withUTF8 { text in
                 storage.reserve(text.count * 6 + (id?.count ?? 0) + 32)
@@ -60,6 +52,15 @@ public final class BatchOutput {
                 storage.append("}\n")
             }
         }
+    }
+
+    /// Writes `{"id":<id>,"result":"<hex of bytes>"}` and a newline.
+    private func writeHexResult(_ bytes: UnsafeBufferPointer<UInt8>, id: UnsafeBufferPointer<UInt8>?) {
+        storage.reserve(bytes.count * 2 + (id?.count ?? 0) + 32)
+        open(id: id)
+        storage.append("\"result\":\"")
+        storage.appendHexUnchecked(bytes)
+        storage.append("\"}\n")
     }
 
     /// Writes `{"id":<id>,"error":{"code":…,"message":…}}` and a newline.

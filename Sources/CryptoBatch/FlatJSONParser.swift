@@ -60,7 +60,9 @@ public final class FlatJSONParser {
     ) -> Int? {
         // A name literal's bytes straight from its pointer: through `withUTF8Buffer` the search was a closure
         // call per argument read.
-        guard key.hasPointerRepresentation else { return key.withUTF8Buffer { index(of: $0, in: fields, text: text) } }
+        guard key.hasPointerRepresentation else {
+            return key.withUTF8Buffer { index(of: $0, in: fields, text: text, from: start) }
+        }
         let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         return index(of: name, in: fields, text: text, from: start)
     }
@@ -70,7 +72,7 @@ public final class FlatJSONParser {
         of name: UnsafeBufferPointer<UInt8>,
         in fields: UnsafeBufferPointer<JSONField>,
         text: UnsafeBufferPointer<UInt8>,
-        from start: Int = 0
+        from start: Int
     ) -> Int? {
         let count = fields.count
         var position = start >= 0 && start < count ? start : 0

@@ -18,16 +18,11 @@ package struct DoubleLengthKey: Sendable, Hashable {
     /// and release each, and every cryptogram makes several of these keys.
     /// - Throws: ``CryptoError/invalidKeyLength`` when `bytes` is not 16 bytes long.
     init(_ bytes: [UInt8], name: StaticString) throws(CryptoError) {
-        try Self.checkLength(bytes, name: name)
-        (left, right) = bytes.withUnsafeBytes { (BigEndianBlock.load($0, at: 0), BigEndianBlock.load($0, at: 8)) }
-    }
-
-    /// Throws ``CryptoError/invalidKeyLength`` unless `bytes` has the 16 bytes of a double-length key.
-    static func checkLength(_ bytes: [UInt8], name: StaticString) throws(CryptoError) {
         guard bytes.count == 16 else {
             throw CryptoError(
                 .invalidKeyLength, "\(name) must be a double-length DES key of 16 bytes, got \(bytes.count)")
         }
+        (left, right) = bytes.withUnsafeBytes { (BigEndianBlock.load($0, at: 0), BigEndianBlock.load($0, at: 8)) }
     }
 
     /// The TDES key (K1 K2 K1) with its schedules.

@@ -91,12 +91,10 @@ public enum KeyDerivation {
             if let psn {
                 try input(option, pan: pan, psn: psn)
             } else {
-                try input(option, pan: pan, psn: Self.defaultPSN)
+                try input(option, pan: pan, psn: "00".utf8)
             }
         return try derive(issuerMasterKey: issuerMasterKey, y: y)
     }
-
-    private static let defaultPSN = Array("00".utf8)
 
     /// TDES(IMK)[Y] ‖ TDES(IMK)[~Y] with odd parity.
     static func derive(issuerMasterKey: [UInt8], y: UInt64) throws(CryptoError) -> DoubleLengthKey {

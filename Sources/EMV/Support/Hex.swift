@@ -30,21 +30,18 @@ extension Array where Element == UInt8 {
     ) -> Bool {
         let count = digits.count / 2
         guard digits.count % 2 == 0, output.count >= count else { return false }
+        guard count > 0, let source = digits.baseAddress, let target = output.baseAddress else { return true }
         var index = 0
-        if let source = digits.baseAddress, let target = output.baseAddress {
-            // Eight digits at a time while there are (card data, keys and cryptogram inputs are long).
-            while 2 * index + 8 <= digits.count {
-                let word = UInt64(
-                    littleEndian: UnsafeRawPointer(source + 2 * index).loadUnaligned(as: UInt64.self))
-                guard let bytes = decodeHexWord(word) else { return false }
-                UnsafeMutableRawPointer(target + index).storeBytes(of: bytes.littleEndian, as: UInt32.self)
-                index += 4
-            }
+        // Eight digits at a time while there are (card data, keys and cryptogram inputs are long).
+        while 2 * index + 8 <= digits.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(source + 2 * index).loadUnaligned(as: UInt64.self))
+            guard let bytes = decodeHexWord(word) else { return false }
+            UnsafeMutableRawPointer(target + index).storeBytes(of: bytes.littleEndian, as: UInt32.self)
+            index += 4
         }
         // The last two, four or six digits through the same word, its unused bytes filled with '0' digits: most
         // arguments are short, and the table of nibbles this replaced was a lazy global (a `swift_once` check
         // per call) with a branch per byte.
-        guard index < count, let source = digits.baseAddress, let target = output.baseAddress else { return true }
         if count - index >= 2 {
             let digits4 = UnsafeRawPointer(source + 2 * index).loadUnaligned(as: UInt32.self)
             let word = UInt64(UInt32(littleEndian: digits4)) | 0x3030_3030_0000_0000
