@@ -54,9 +54,11 @@ public struct BatchArguments {
     /// own (for operations that concatenate their arguments); returns where in `buffer` it landed.
     public mutating func appendBytes(_ name: StaticString, to buffer: inout [UInt8]) throws(BatchError) -> Range<Int> {
         guard let (_, digits) = try optionalHexDigits(name) else { throw Self.missing(name) }
-        guard let bytes = pool.decodeHex(digits) else { throw Self.notHex(name) }
         let start = buffer.count
-        buffer.append(contentsOf: bytes)
+        guard buffer.decodeHex(digits, from: start) else {
+            buffer.removeSubrange(start...)
+            throw Self.notHex(name)
+        }
         return start..<buffer.count
     }
 
@@ -195,9 +197,7 @@ struct ArgumentPool {
     /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
     /// a non-hex character.
     func decodeHex(_ digits: UnsafeBufferPointer<UInt8>, slot: Int) -> [UInt8]? {
-        guard let bytes = decodeHex(digits) else { return nil }
-        buffers[slot].removeAll(keepingCapacity: true)
-        buffers[slot].append(contentsOf: bytes)
+        guard buffers[slot].decodeHex(digits, from: 0) else { return nil }
         return buffers[slot]
     }
 
@@ -213,5 +213,26 @@ struct ArgumentPool {
         let space = scratch.pointee
         guard [UInt8].decodeHex(digits, into: space) else { return nil }
         return UnsafeBufferPointer(rebasing: space[..<count])
+    }
+}
+
+extension [UInt8] {
+    /// Replaces the bytes from `start` on with those `digits` spell in hex, decoding straight into this array's
+    /// storage (kept when the count changes); false for an odd count or a non-hex character, the bytes from
+    /// `start` on then undefined.
+    ///
+    /// Decoding into scratch space and copying from there (`removeAll(keepingCapacity:)`, `append(contentsOf:)`)
+    /// cost two passes of the array's generic range replacement per argument.
+    mutating func decodeHex(_ digits: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        guard digits.count % 2 == 0 else { return false }
+        let newCount = start + digits.count / 2
+        if count > newCount {
+            removeLast(count - newCount)
+        } else if count < newCount {
+            append(contentsOf: repeatElement(0, count: newCount - count))
+        }
+        return withUnsafeMutableBufferPointer { bytes in
+            [UInt8].decodeHex(digits, into: UnsafeMutableBufferPointer(rebasing: bytes[start...]))
+        }
     }
 }

@@ -77,4 +77,45 @@ import Testing
         let object = try #require(JSONSerialization.jsonObject(with: Data(output)) as? [String: Any])
         #expect((object["error"] as? [String: Any])?["code"] as? String == "unsupportedValue")
     }
+
+    /// Hex arguments are decoded into buffers kept from line to line (one per field position) and cryptogram
+    /// inputs into one growing buffer: a line's answer must not depend on the lines before it, whatever their
+    /// lengths and whether their hex was valid.
+    @Test func answersDoNotDependOnEarlierLines() {
+        var random = SplitMix(state: 20_261_127)
+        func hex(_ bytes: Int) -> String {
+            String((0..<2 * bytes).map { _ in "0123456789ABCDEFabcdef".randomElement(using: &random)! })
+        }
+        // Mostly valid lengths, sometimes odd digits or a character that is not hex.
+        func argument(_ lengths: [Int]) -> String {
+            switch random.next() % 16 {
+            case 0: return hex(lengths.randomElement(using: &random)!) + "A"
+            case 1: return "Z" + hex(lengths.randomElement(using: &random)!).dropFirst()
+            default: return hex(lengths.randomElement(using: &random)!)
+            }
+        }
+        let lines = (0..<400).map { _ in
+            switch random.next() % 3 {
+            case 0:
+                return
+                    #"{"op":"des.encrypt_tdes_ecb","key":"\#(argument([8, 16, 24]))","data":"\#(argument([0, 8, 24, 40]))"}"#
+            case 1:
+                return #"{"op":"mac.pad_iso9797_2","data":"\#(argument([0, 1, 7, 9, 30]))"}"#
+            default:
+                let tags = [
+                    "tag_9f02", "tag_9f03", "tag_9f1a", "tag_95", "tag_5f2a", "tag_9a", "tag_9c", "tag_9f37",
+                    "tag_82", "tag_9f36", "tag_9f10",
+                ]
+                let fields = tags.map { #""\#($0)":"\#(argument([1, 2, 4, 6, 7]))""# }.joined(separator: ",")
+                return
+                    #"{"op":"cvn.VisaCVN18.generate_ac","iss_mk_ac":"\#(argument([16]))","iss_mk_smi":"\#(hex(16))","iss_mk_smc":"\#(hex(16))","pan":"4111111111111111","psn":"01",\#(fields)}"#
+            }
+        }
+        let together = BatchProcessor().run(Array(lines.map { $0 + "\n" }.joined().utf8))
+        let alone = lines.flatMap { BatchProcessor().run(Array(($0 + "\n").utf8)) }
+        #expect(String(decoding: together, as: UTF8.self) == String(decoding: alone, as: UTF8.self))
+        // Both kinds of answer occur, so both paths were taken.
+        let text = String(decoding: together, as: UTF8.self)
+        #expect(text.contains(#""result""#) && text.contains(#""error""#))
+    }
 }

@@ -24,6 +24,25 @@ import Testing
         #expect(output == expected)
     }
 
+    /// Lines longer than a part's nominal size: the part that holds one grows to its end.
+    @Test(arguments: [2, 3])
+    func linesLongerThanAPart(_ workers: Int) throws {
+        let long = String(repeating: "0123456789ABCDEF", count: 2048)
+        let lines = (0..<300).map { index in
+            index % 50 == 7
+                ? #"{"op":"mac.pad_iso_2","data":"\#(long)","id":\#(index)}"# + "\n"
+                : #"{"op":"mac.pad_iso_1","data":"\#(format6(index))","id":\#(index)}"# + "\n"
+        }
+        let input = Array(lines.joined().utf8)
+        let expected = BatchProcessor().run(input)
+        let processor = ParallelBatchProcessor(workers: workers, parallelThreshold: 1024)
+        var output: [UInt8] = []
+        try input.withUnsafeBufferPointer { lines in
+            try processor.process(lines: lines) { output.append(contentsOf: $0) }
+        }
+        #expect(output == expected)
+    }
+
     @Test("a write that fails stops the run, and process throws its error")
     func failedWrite() throws {
         struct Full: Error {}
