@@ -50,16 +50,17 @@ public struct BatchArguments {
         return bytes
     }
 
-    /// A required byte string given as hex, decoded onto the end of `buffer` rather than into an array of its
-    /// own (for operations that concatenate their arguments); returns where in `buffer` it landed.
-    public mutating func appendBytes(_ name: StaticString, to buffer: inout [UInt8]) throws(BatchError) -> Range<Int> {
+    /// An empty concatenation of hex arguments (see ``appendBytes(_:to:)``), valid while the operation runs.
+    public func concatenation() -> HexConcatenation { HexConcatenation(pool.concatenationSpace) }
+
+    /// A required byte string given as hex, decoded onto the end of `concatenation` rather than into an array of
+    /// its own (for operations that concatenate their arguments); returns where in it the bytes landed.
+    public mutating func appendBytes(
+        _ name: StaticString, to concatenation: inout HexConcatenation
+    ) throws(BatchError) -> Range<Int> {
         guard let (_, digits) = try optionalHexDigits(name) else { throw Self.missing(name) }
-        let start = buffer.count
-        guard buffer.decodeHex(digits, from: start) else {
-            buffer.removeSubrange(start...)
-            throw Self.notHex(name)
-        }
-        return start..<buffer.count
+        guard let range = concatenation.append(hex: digits) else { throw Self.notHex(name) }
+        return range
     }
 
     /// The length in bytes of a required hex argument that is checked but not otherwise used (no array is made).
@@ -172,6 +173,8 @@ struct ArgumentPool {
     private let buffers: UnsafeMutablePointer<[UInt8]>
     /// Decoding space for arguments used in place; replaced by a larger one when a value does not fit.
     private let scratch: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
+    /// Space for ``HexConcatenation``s; replaced by a larger one when a concatenation outgrows it.
+    let concatenationSpace: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
     private let randomSource: Unmanaged<BufferedSystemRandom>
 
     init() {
@@ -179,6 +182,8 @@ struct ArgumentPool {
         buffers.initialize(repeating: [], count: Self.slots)
         scratch = .allocate(capacity: 1)
         scratch.initialize(to: .allocate(capacity: 1024))
+        concatenationSpace = .allocate(capacity: 1)
+        concatenationSpace.initialize(to: .allocate(capacity: 1024))
         randomSource = .passRetained(BufferedSystemRandom())
     }
 
@@ -188,6 +193,8 @@ struct ArgumentPool {
         buffers.deallocate()
         scratch.pointee.deallocate()
         scratch.deallocate()
+        concatenationSpace.pointee.deallocate()
+        concatenationSpace.deallocate()
         randomSource.release()
     }
 
@@ -229,10 +236,46 @@ extension [UInt8] {
         if count > newCount {
             removeLast(count - newCount)
         } else if count < newCount {
-            append(contentsOf: repeatElement(0, count: newCount - count))
+            // Any bytes will do, as they are decoded over: the digits are at hand and append with one copy
+            // (zeros from `repeatElement` were appended one at a time).
+            append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<(newCount - count)]))
         }
         return withUnsafeMutableBufferPointer { bytes in
             [UInt8].decodeHex(digits, into: UnsafeMutableBufferPointer(rebasing: bytes[start...]))
         }
     }
+}
+
+/// Hex arguments decoded one after another into space the argument pool keeps from line to line, made into one
+/// array at the end: appending each to an array cost the array's generic append (its uniqueness and capacity
+/// checks and a copy) per argument, eleven times on every cryptogram line.
+public struct HexConcatenation {
+    private let space: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
+    /// How many bytes were appended.
+    public private(set) var count = 0
+
+    init(_ space: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>) {
+        self.space = space
+    }
+
+    /// Decodes `digits` after the bytes so far and returns where they landed; nil, appending nothing, for an odd
+    /// count or a non-hex character.
+    mutating func append(hex digits: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard digits.count % 2 == 0 else { return nil }
+        let end = count + digits.count / 2
+        if space.pointee.count < end {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(end, 2 * space.pointee.count))
+            _ = larger.initialize(from: space.pointee[..<count])
+            space.pointee.deallocate()
+            space.pointee = larger
+        }
+        guard [UInt8].decodeHex(digits, into: UnsafeMutableBufferPointer(rebasing: space.pointee[count..<end])) else {
+            return nil
+        }
+        defer { count = end }
+        return count..<end
+    }
+
+    /// The bytes appended so far, as an array.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(rebasing: space.pointee[..<count])) }
 }

@@ -87,8 +87,7 @@ private func cryptogramInput(
     _ args: inout BatchArguments,
     _ version: CryptogramVersion
 ) throws(BatchError) -> (data: [UInt8], atc: Range<Int>, unpredictableNumber: Range<Int>) {
-    var data: [UInt8] = []
-    data.reserveCapacity(128)
+    var data = args.concatenation()
     _ = try args.appendBytes("tag_9f02", to: &data)
     _ = try args.appendBytes("tag_9f03", to: &data)
     _ = try args.appendBytes("tag_9f1a", to: &data)
@@ -108,7 +107,7 @@ private func cryptogramInput(
     case .issuerApplicationData:
         _ = try args.appendBytes("tag_9f10", to: &data)
     }
-    return (data, atc, unpredictableNumber)
+    return (data.bytes, atc, unpredictableNumber)
 }
 
 extension CryptogramVersion {
