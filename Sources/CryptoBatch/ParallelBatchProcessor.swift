@@ -53,7 +53,20 @@ public final class ParallelBatchProcessor {
                 let processor = processors[worker]
                 while let part = schedule.take() {
                     processor.consume(UnsafeBufferPointer(rebasing: lines[parts[part]]))
-                    var due = schedule.finished(part, answers: processor.output.take())
+                    var due: [[UInt8]]
+                    if schedule.claim(part) {
+                        // Next in line with no writer: written from the processor's buffer, with no copy.
+                        do {
+                            try processor.output.withBytes(write)
+                        } catch {
+                            schedule.fail(error)
+                            return
+                        }
+                        processor.output.removeAll()
+                        due = schedule.wrote()
+                    } else {
+                        due = schedule.finished(part, answers: processor.output.take())
+                    }
                     while !due.isEmpty {
                         do {
                             for answers in due { try answers.withUnsafeBufferPointer(write) }
@@ -154,6 +167,17 @@ private final class PartSchedule: Sendable {
             guard state.next < state.answers.count, state.failure == nil else { return nil }
             defer { state.next += 1 }
             return state.next
+        }
+    }
+
+    /// Makes the caller the writer of `part`'s answers, straight from its own buffer, when `part` is the next to
+    /// be written and no worker is writing (then the caller calls ``wrote()`` after writing them).
+    func claim(_ part: Int) -> Bool {
+        state.withLock { state in
+            guard !state.writing, state.failure == nil, state.nextToWrite == part else { return false }
+            state.writing = true
+            state.nextToWrite += 1
+            return true
         }
     }
 
