@@ -203,9 +203,26 @@ struct ArgumentPool {
 
     /// Decodes hex digits (either case, no separators) into the buffer of field `slot`; nil for an odd count or
     /// a non-hex character.
+    ///
+    /// The buffer is resized in place and decoded into: decoding into scratch space and copying from there
+    /// (`removeAll(keepingCapacity:)`, `append(contentsOf:)`) cost two passes of the array's generic range
+    /// replacement per argument.
     func decodeHex(_ digits: UnsafeBufferPointer<UInt8>, slot: Int) -> [UInt8]? {
-        guard buffers[slot].decodeHex(digits, from: 0) else { return nil }
-        return buffers[slot]
+        guard digits.count % 2 == 0 else { return nil }
+        let count = digits.count / 2
+        let buffer = buffers + slot
+        let current = buffer.pointee.count
+        if current > count {
+            buffer.pointee.removeLast(current - count)
+        } else if current < count {
+            // Any bytes will do, as they are decoded over: the digits are at hand and append with one copy
+            // (zeros from `repeatElement` were appended one at a time).
+            buffer.pointee.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<(count - current)]))
+        }
+        guard buffer.pointee.withUnsafeMutableBufferPointer({ [UInt8].decodeHex(digits, into: $0) }) else {
+            return nil
+        }
+        return buffer.pointee
     }
 
     /// Decodes hex digits into scratch space valid until the next decoding; nil for an odd count or a non-hex
@@ -220,29 +237,6 @@ struct ArgumentPool {
         let space = scratch.pointee
         guard [UInt8].decodeHex(digits, into: space) else { return nil }
         return UnsafeBufferPointer(rebasing: space[..<count])
-    }
-}
-
-extension [UInt8] {
-    /// Replaces the bytes from `start` on with those `digits` spell in hex, decoding straight into this array's
-    /// storage (kept when the count changes); false for an odd count or a non-hex character, the bytes from
-    /// `start` on then undefined.
-    ///
-    /// Decoding into scratch space and copying from there (`removeAll(keepingCapacity:)`, `append(contentsOf:)`)
-    /// cost two passes of the array's generic range replacement per argument.
-    mutating func decodeHex(_ digits: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
-        guard digits.count % 2 == 0 else { return false }
-        let newCount = start + digits.count / 2
-        if count > newCount {
-            removeLast(count - newCount)
-        } else if count < newCount {
-            // Any bytes will do, as they are decoded over: the digits are at hand and append with one copy
-            // (zeros from `repeatElement` were appended one at a time).
-            append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<(newCount - count)]))
-        }
-        return withUnsafeMutableBufferPointer { bytes in
-            [UInt8].decodeHex(digits, into: UnsafeMutableBufferPointer(rebasing: bytes[start...]))
-        }
     }
 }
 
