@@ -51,7 +51,7 @@ public enum PINBlock {
     /// Whether `text` (UTF-8) is only ASCII digits, as many as `lengths` allows. (Read in place: the arrays of
     /// digit values this replaced were an allocation per PIN block.)
     static func isASCIIDigits(_ text: UnsafeBufferPointer<UInt8>, lengths: ClosedRange<Int>) -> Bool {
-        lengths.contains(text.count) && text.allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
+        lengths.contains(text.count) && text.allSatisfy(BCD.isDigit)
     }
 
     /// The first 8 bytes of a clear PIN field: control nibble, PIN length, PIN digits, then 14 - length fill

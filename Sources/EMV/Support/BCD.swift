@@ -80,7 +80,8 @@ enum BCD {
         String(decoding: digits.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
     }
 
-    private static func isDigit(_ character: UInt8) -> Bool {
+    /// Whether `character` is an ASCII digit.
+    static func isDigit(_ character: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character)
     }
 }
