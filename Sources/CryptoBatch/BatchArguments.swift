@@ -246,7 +246,7 @@ struct ArgumentPool {
 public struct HexConcatenation {
     private let space: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
     /// How many bytes were appended.
-    public private(set) var count = 0
+    private(set) var count = 0
 
     init(_ space: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>) {
         self.space = space

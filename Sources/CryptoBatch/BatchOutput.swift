@@ -17,19 +17,16 @@ public final class BatchOutput {
     /// The number of bytes written so far.
     public var count: Int { storage.count }
 
-    /// Calls `body` with the bytes written so far, without copying them.
-    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(storage.buffer)
-    }
-
     /// Returns the buffered bytes and empties the buffer, keeping its capacity.
     public func take() -> [UInt8] {
         defer { storage.removeAll() }
         return bytes
     }
 
-    /// Empties the buffer, keeping its capacity.
-    public func removeAll() {
+    /// Hands the bytes written so far to `write`, then empties the buffer, keeping its capacity (and the bytes,
+    /// when `write` throws).
+    func flush(to write: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        try write(storage.buffer)
         storage.removeAll()
     }
 

@@ -38,8 +38,7 @@ public final class ParallelBatchProcessor {
         let parts = split(lines)
         guard parts.count > 1 else {
             processors[0].consume(lines)
-            try processors[0].output.withBytes(write)
-            processors[0].output.removeAll()
+            try processors[0].output.flush(to: write)
             return
         }
         let workers = min(processors.count, parts.count)
@@ -53,28 +52,22 @@ public final class ParallelBatchProcessor {
                 let processor = processors[worker]
                 while let part = schedule.take() {
                     processor.consume(UnsafeBufferPointer(rebasing: lines[parts[part]]))
-                    var due: [[UInt8]]
-                    if schedule.claim(part) {
-                        // Next in line with no writer: written from the processor's buffer, with no copy.
-                        do {
-                            try processor.output.withBytes(write)
-                        } catch {
-                            schedule.fail(error)
-                            return
+                    do {
+                        var due: [[UInt8]]
+                        if schedule.claim(part) {
+                            // Next in line with no writer: written from the processor's buffer, with no copy.
+                            try processor.output.flush(to: write)
+                            due = schedule.wrote()
+                        } else {
+                            due = schedule.finished(part, answers: processor.output.take())
                         }
-                        processor.output.removeAll()
-                        due = schedule.wrote()
-                    } else {
-                        due = schedule.finished(part, answers: processor.output.take())
-                    }
-                    while !due.isEmpty {
-                        do {
+                        while !due.isEmpty {
                             for answers in due { try answers.withUnsafeBufferPointer(write) }
                             due = schedule.wrote()
-                        } catch {
-                            schedule.fail(error)
-                            return
                         }
+                    } catch {
+                        schedule.fail(error)
+                        return
                     }
                 }
             }
@@ -89,8 +82,7 @@ public final class ParallelBatchProcessor {
     ) rethrows {
         processors[0].consume(lastLine)
         processors[0].finish()
-        try processors[0].output.withBytes(write)
-        processors[0].output.removeAll()
+        try processors[0].output.flush(to: write)
     }
 
     /// Cuts `lines` into up to ``partsPerWorker`` parts per worker of at least ``parallelThreshold`` / 2
