@@ -83,7 +83,7 @@ public struct GatewayApplication: Sendable {
         let router = try await buildRouter(
             database: database, keys: keys, payments: payments, metrics: metrics,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock,
-            applePay: applePay)
+            applePay: applePay, maxRequestBodySize: configuration.maxRequestBodySize)
         var application = Application(
             router: router,
             configuration: ApplicationConfiguration(
@@ -101,11 +101,13 @@ public struct GatewayApplication: Sendable {
     /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.
     static func buildRouter(
         database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
-        policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date, applePay: ApplePayAcceptance
+        policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date, applePay: ApplePayAcceptance,
+        maxRequestBodySize: Int
     ) async throws -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
+        router.add(middleware: RequestBodyLimit(limit: maxRequestBodySize))
         router.get("health") { _, _ in "ok" }
         router.get("metrics") { _, _ in metrics.exposition() }
         let tokens = await ReaderTokenAuthority(keys: keys, clock: clock)

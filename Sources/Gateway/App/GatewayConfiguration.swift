@@ -39,6 +39,12 @@ public struct GatewayConfiguration: Sendable {
     public var applePayTrustedRootsPEM: [String] = []
     /// How far an Apple Pay token's signing time may lie from the clock: 5 minutes.
     public var applePaySigningTimeWindow: TimeInterval = 300
+    /// The largest request body accepted, in bytes; a larger one is answered 413
+    /// ``GatewayAPI/GatewayAPIError/Code/payloadTooLarge`` on every route.
+    public var maxRequestBodySize: Int = Self.defaultMaxRequestBodySize
+
+    /// 64 KiB: the largest body the API takes, a sealed tap or an Apple Pay token, is a few KiB.
+    public static let defaultMaxRequestBodySize = 64 * 1024
 
     /// A configuration: by default 127.0.0.1:8080, `./.tap`, SQLite, the in-process issuer, a 2 s issuer timeout.
     public init(

@@ -16,8 +16,9 @@ public struct GatewayRequestContext: RequestContext {
         coreContext = CoreRequestContextStorage(source: source)
     }
 
-    /// Request bodies are at most 64 KiB: the largest, a sealed tap, is a few KiB.
-    public var maxUploadSize: Int { 64 * 1024 }
+    /// The largest request body read, in bytes: ``GatewayConfiguration/maxRequestBodySize`` once
+    /// ``RequestBodyLimit`` has run, 64 KiB before.
+    public var maxUploadSize: Int = GatewayConfiguration.defaultMaxRequestBodySize
 
     /// The API's request decoder.
     public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }

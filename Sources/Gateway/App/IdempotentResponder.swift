@@ -16,6 +16,10 @@ import NIOCore
 /// only reads and computes, so a request that loses the key there has done nothing, and its work is dropped for
 /// the key's answer.
 ///
+/// Keys are the merchant's, and a reader session's requests are its device's: the device is part of what a key was
+/// used with, so another device reusing a key gets ``GatewayAPIError/Code/idempotencyKeyReused``, never the first
+/// device's answer.
+///
 /// A request without the header runs as it is: retrying it is not safe.
 struct IdempotentResponder: Sendable {
     static let headerName = HTTPField.Name("Idempotency-Key")!
@@ -28,11 +32,12 @@ struct IdempotentResponder: Sendable {
     let clock: @Sendable () -> Date
     let store = IdempotencyStore()
 
-    /// The response to `request` (whose body is `body`) for `merchantId`, from `run` or the stored one. `run` gets
+    /// The response to `request` (whose body is `body`) for `merchantId` and, for a reader session, `deviceId`,
+    /// from `run` or the stored one. `run` gets
     /// the key it runs under (nil without the header); it may store its answer itself (``Claim``), and, with
     /// `claimInFirstWrite`, must claim the key in its first writing transaction (``Claim/acquire(on:)``).
     func respond(
-        to request: Request, body: ByteBuffer, merchantId: String, claimInFirstWrite: Bool = false,
+        to request: Request, body: ByteBuffer, merchantId: String, deviceId: String?, claimInFirstWrite: Bool = false,
         _ run: (Claim?) async throws -> Response
     ) async throws -> Response {
         guard let key = request.headers[Self.headerName] else { return try await run(nil) }
@@ -41,6 +46,7 @@ struct IdempotentResponder: Sendable {
         }
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
+        if let deviceId { hasher.update(data: Data("device \(deviceId)\n".utf8)) }
         body.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         let hash = Array(hasher.finalize())
         let started = ContinuousClock.now
@@ -171,13 +177,20 @@ extension IdempotentResponder {
         var isHeld: Bool { pending == nil || lock.withLock { committed } }
 
         /// Claims the key on `executor`, the request's first writing transaction, before it writes anything else
-        /// (nothing for a key already held); once that transaction has committed, call ``didCommit()``.
+        /// (a key already held is only linked), naming the payment the transaction makes, if any: after a crash,
+        /// that payment's outcome answers the key. Once that transaction has committed, call ``didCommit()``.
         /// - Throws: ``Lost`` when another request has the key or answered it.
-        func acquire(on executor: any SQLExecutor) async throws {
-            guard let pending, !isHeld else { return }
+        func acquire(on executor: any SQLExecutor, paymentId: String? = nil) async throws {
+            guard let pending, !isHeld else {
+                if let paymentId {
+                    try await IdempotencyStore().link(
+                        merchantId: merchantId, key: key, paymentId: paymentId, on: executor)
+                }
+                return
+            }
             let outcome = try await IdempotencyStore().claim(
                 merchantId: merchantId, key: key, requestHash: pending.requestHash, now: pending.clock(),
-                lease: pending.lease, on: executor)
+                lease: pending.lease, paymentId: paymentId, on: executor)
             guard outcome == .claimed else { throw Lost(outcome: outcome) }
         }
 

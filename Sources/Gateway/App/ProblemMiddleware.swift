@@ -3,6 +3,7 @@ import GatewayAPI
 public import Hummingbird
 import HTTPTypes
 import Logging
+import NIOCore
 
 /// Turns every error a route throws into a JSON problem with a stable code (``Problem``): the API's own errors as
 /// they are, Hummingbird's HTTP errors by status, anything else as ``GatewayAPIError/Code/internalError`` with a
@@ -21,6 +22,9 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.response(error)
         } catch let error as HTTPError {
             return Self.response(Self.apiError(error))
+        } catch is NIOTooManyBytesError {
+            // A streamed body grew past the limit while a route read it.
+            return Self.response(RequestBodyLimit.error(limit: context.maxUploadSize))
         } catch let error as StorageError where [.connectionFailed, .transactionConflict].contains(error.code) {
             // Nothing was committed: the caller may retry (with the same Idempotency-Key).
             context.logger.warning("storage unavailable", metadata: ["code": "\(error.code)"])

@@ -55,7 +55,7 @@ public struct DeviceController: Sendable {
             deviceId: deviceId, merchantId: merchant.id, limit: limit, actor: caller.auditActor, now: clock())
         let headers: HTTPFields = [.contentType: PrepareProgress.mediaType, .cacheControl: "no-store"]
 
-        if let device = try await devices.device(id: deviceId) {
+        if let device = try await devices.device(merchantId: merchant.id, id: deviceId) {
             // Known device: nothing to show progress for; failures are ordinary problems.
             let provisioning = try await provision(
                 device: device, merchant: merchant, caller: caller, logger: context.logger
@@ -73,7 +73,8 @@ public struct DeviceController: Sendable {
                 var reached = 0
                 do {
                     try await send(PrepareProgress(progress: 0, stage: .started))
-                    let device = try await devices.register(id: deviceId, actor: caller.auditActor, now: clock())
+                    let device = try await devices.register(
+                        merchantId: merchant.id, id: deviceId, actor: caller.auditActor, now: clock())
                     reached = 25
                     try await send(PrepareProgress(progress: reached, stage: .deviceRegistered))
                     let provisioning = try await provision(
@@ -101,7 +102,8 @@ public struct DeviceController: Sendable {
         device: Device, merchant: Merchant, caller: Caller, logger: Logger,
         stage: (PrepareProgress.Stage) async throws -> Void
     ) async throws -> ReaderProvisioning {
-        let pinKey = try await devices.pinKey(deviceId: device.id, keys: keys, actor: caller.auditActor, now: clock())
+        let pinKey = try await devices.pinKey(
+            merchantId: merchant.id, deviceId: device.id, keys: keys, actor: caller.auditActor, now: clock())
         try await stage(.pinKeyStored)
         let configuration = try policy.configuration(for: merchant, terminalId: device.terminalId)
         try await stage(.configurationBuilt)

@@ -105,7 +105,8 @@ struct PaymentController: Sendable {
         let caller = try Self.caller(context)
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         return try await idempotency.respond(
-            to: request, body: buffer, merchantId: caller.merchantId, claimInFirstWrite: claimInFirstWrite
+            to: request, body: buffer, merchantId: caller.merchantId, deviceId: caller.deviceId,
+            claimInFirstWrite: claimInFirstWrite
         ) { claim in
             let bytes = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
             let body: Body

@@ -1,8 +1,11 @@
 public import Foundation
 
-/// A reader device (a phone running the merchant app), known by the id its SDK chose; registered at its first
-/// prepare, when it gets its terminal id and PIN encryption key.
+/// A merchant's reader device (a phone running the merchant app), known by the id its SDK chose; registered at the
+/// merchant's first prepare on it, when it gets the merchant's terminal id and PIN encryption key. The same phone
+/// used by another merchant is another device of that merchant, with its own.
 public struct Device: Sendable, Hashable, Codable {
+    /// The merchant the registration belongs to.
+    public var merchantId: String
     /// The SDK's id for the device.
     public var id: String
     /// Terminal id, ISO 8583 field 41: 8 characters, unique.
@@ -13,7 +16,8 @@ public struct Device: Sendable, Hashable, Codable {
     public var pinKeyId: String?
 
     /// Creates a device.
-    public init(id: String, terminalId: String, provisionedAt: Date, pinKeyId: String? = nil) {
+    public init(merchantId: String, id: String, terminalId: String, provisionedAt: Date, pinKeyId: String? = nil) {
+        self.merchantId = merchantId
         self.id = id
         self.terminalId = terminalId
         self.provisionedAt = provisionedAt

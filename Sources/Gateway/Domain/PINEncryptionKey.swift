@@ -15,9 +15,12 @@ struct PINEncryptionKey: Sendable, CustomStringConvertible, CustomReflectable {
             id: EntityID.make("pk"), bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
-    /// The data the stored ciphertext is bound to, so a key can't be moved to another device's row: the device id,
-    /// as the payments code binds what it keeps to its record's id.
-    static func authenticatedData(deviceId: String) -> [UInt8] { Array(deviceId.utf8) }
+    /// The data the stored ciphertext is bound to, so a key can't be moved to another merchant's or device's row:
+    /// the merchant and device ids (a merchant id never holds a NUL), as the payments code binds what it keeps to
+    /// its record's id.
+    static func authenticatedData(merchantId: String, deviceId: String) -> [UInt8] {
+        Array(merchantId.utf8) + [0] + Array(deviceId.utf8)
+    }
 
     /// The wire form for the prepare response.
     var provisioning: ReaderProvisioning.PINEncryptionKey {

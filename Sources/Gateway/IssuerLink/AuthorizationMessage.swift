@@ -87,24 +87,41 @@ public struct AuthorizationMessage: Sendable, CustomStringConvertible, CustomRef
     public func request() throws(IssuerLinkError) -> ISO8583Message {
         try check()
         var message = ISO8583Message(mti: .authorizationRequest)
-        message[.pan] = .text(card.pan.digits)
+        Self.setCardFields(of: card, in: &message)
         message[.processingCode] = .text(type.processingCode)
         message[.amount] = .text(Self.digits(amount, width: 12))
         message[.transmissionDateTime] = .text(Self.timestamp(transmissionDate, "MMddHHmmss", in: Self.utc))
         message[.systemTraceAuditNumber] = .text(Self.digits(systemTraceAuditNumber, width: 6))
         message[.localTime] = .text(Self.timestamp(transmissionDate, "HHmmss", in: localTimeZone))
-        if let expiry = card.expiry { message[.expirationDate] = .text(expiry.yymm) }
-        // 07x contactless chip, 91x contactless mag-stripe; x = 1: the terminal can take a PIN.
-        message[.posEntryMode] = card.mode == .emv ? "071" : "911"
-        if let psn = card.panSequenceNumber { message[.cardSequenceNumber] = .text("0" + [psn].hexString) }
-        if let track2 = card.track2 { message[.track2] = .text(Self.field35(track2)) }
         message[.retrievalReferenceNumber] = .text(retrievalReferenceNumber)
         message[.terminalID] = .text(Self.padded(terminalID, width: 8))
         message[.merchantID] = .text(Self.padded(merchantID, width: 15))
         message[.currencyCode] = .text(Self.digits(currency.numericCode, width: 3))
         if let pinBlock { message[.pinBlock] = .binary(pinBlock) }
-        if !card.iccData.isEmpty { message.setICCData(card.iccData) }
         return message
+    }
+
+    /// The fields a card read fills: 2, 14, 22, 23, 35 and 55.
+    private static func setCardFields(of card: CardAuthorizationData, in message: inout ISO8583Message) {
+        message[.pan] = .text(card.pan.digits)
+        if let expiry = card.expiry { message[.expirationDate] = .text(expiry.yymm) }
+        // 07x contactless chip, 91x contactless mag-stripe; x = 1: the terminal can take a PIN.
+        message[.posEntryMode] = card.mode == .emv ? "071" : "911"
+        if let psn = card.panSequenceNumber { message[.cardSequenceNumber] = .text("0" + [psn].hexString) }
+        if let track2 = card.track2 { message[.track2] = .text(Self.field35(track2)) }
+        if !card.iccData.isEmpty { message.setICCData(card.iccData) }
+    }
+
+    /// Checks that `card` fits the 0100's card fields (2, 14, 22, 23, 35, 55) under `specification`, so a read that
+    /// could never be sent is refused before a payment is stored: a PAN sequence number that is not two BCD digits,
+    /// track 2 over 37 digits, ICC data over 999 bytes.
+    /// - Throws: ``ISO8583Error`` naming the field (never its value).
+    public static func checkCardFields(
+        of card: CardAuthorizationData, using specification: Specification = .contactless
+    ) throws(ISO8583Error) {
+        var message = ISO8583Message(mti: .authorizationRequest)
+        setCardFields(of: card, in: &message)
+        _ = try message.encoded(using: specification)
     }
 
     /// The 0400 reversing an authorization request: the same fields 2, 3, 4, 11, 12, 37, 41, 42 and 49 (the issuer

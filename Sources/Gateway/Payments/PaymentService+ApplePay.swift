@@ -46,7 +46,7 @@ extension PaymentService {
         let card = AuthorizationMessage.tokenCard(dpan: decrypted.accountNumber, expiry: decrypted.expiry)
         let message = try await prepareSend(
             &record, card: card, currency: currency, pinBlock: nil, opening: nil,
-            token: TokenPaymentData(cryptogram: cryptogram, eci: eci))
+            token: TokenPaymentData(cryptogram: cryptogram, eci: eci), claim: answer?.claim)
         return try await exchange(message, record: record, card: card, answer: answer)
     }
 
@@ -55,8 +55,8 @@ extension PaymentService {
     func ecommerceDevice(merchantId: String) async throws -> String {
         let id = "ecom_\(merchantId)"
         let devices = DeviceRepository(database: database)
-        if try await devices.device(id: id) == nil {
-            _ = try await devices.register(id: id, actor: merchantId, now: clock())
+        if try await devices.device(merchantId: merchantId, id: id) == nil {
+            _ = try await devices.register(merchantId: merchantId, id: id, actor: merchantId, now: clock())
         }
         return id
     }

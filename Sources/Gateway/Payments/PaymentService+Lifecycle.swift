@@ -11,15 +11,22 @@ extension PaymentService {
         return record.payment
     }
 
-    /// A page of the merchant's payments, newest first.
+    /// A page of the merchant's payments, newest first (a reader session's: its own device's).
     func payments(
         caller: Caller, status: PaymentStatus?, last4: String?, startingAfter: String?, limit: Int
     ) async throws -> PaymentList {
         guard (1...100).contains(limit) else {
             throw GatewayAPIError(code: .invalidRequest, message: "limit must be between 1 and 100")
         }
+        if let startingAfter {
+            // A cursor names a payment of the same list; anything else would silently restart or end the listing.
+            guard let cursor = try await repository.payment(startingAfter, merchantId: caller.merchantId, on: database),
+                caller.sees(cursor)
+            else { throw GatewayAPIError(code: .invalidRequest, message: "startingAfter is not a payment of this list") }
+        }
         let records = try await repository.payments(
-            merchantId: caller.merchantId, status: status, last4: last4, startingAfter: startingAfter,
+            merchantId: caller.merchantId, deviceId: caller.deviceId, status: status, last4: last4,
+            startingAfter: startingAfter,
             limit: limit + 1, on: database)
         return PaymentList(data: records.prefix(limit).map(\.payment), hasMore: records.count > limit)
     }

@@ -28,7 +28,8 @@ extension PaymentService {
         let card = try JSONDecoder().decode(
             CardAuthorizationData.self,
             from: Data(try keys.open(pending, authenticating: Array(record.payment.id.utf8))))
-        let translated = try await translate(pinBlock, pan: card.pan, deviceId: record.payment.deviceId ?? "")
+        let translated = try await translate(
+            pinBlock, pan: card.pan, merchantId: record.payment.merchantId, deviceId: record.payment.deviceId ?? "")
         let currency = try Self.currency(record.payment.currency)
         let message = try await prepareSend(&record, card: card, currency: currency, pinBlock: translated, opening: nil)
         let payment = try await exchange(message, record: record, card: card)
@@ -45,8 +46,10 @@ extension PaymentService {
     }
 
     /// The format 4 block under the device's PIN key, re-enciphered under the issuer's PIN key.
-    func translate(_ pinBlock: [UInt8], pan: PAN, deviceId: String) async throws -> [UInt8] {
-        guard let deviceKey = try await DeviceRepository(database: database).pinKeyBytes(deviceId: deviceId, keys: keys)
+    func translate(_ pinBlock: [UInt8], pan: PAN, merchantId: String, deviceId: String) async throws -> [UInt8] {
+        guard
+            let deviceKey = try await DeviceRepository(database: database).pinKeyBytes(
+                merchantId: merchantId, deviceId: deviceId, keys: keys)
         else { throw GatewayAPIError(code: .pinNotAllowed, message: "the device has no PIN key; prepare it again") }
         guard let pin = try? PINBlock.decipherISO4(pinBlock, pan: pan.digits, key: deviceKey.key) else {
             // Not a block under this device's key: passed on as random bytes the issuer cannot decipher, which it

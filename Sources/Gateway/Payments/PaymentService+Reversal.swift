@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import GatewayAPI
 import ISO8583
 import Issuer
@@ -13,8 +14,11 @@ extension PaymentService {
     }
 
     /// Marks a payment whose 0100 got no answer as failed and reverses it now; a reversal that is not acknowledged
-    /// stays due and ``sendDueReversals()`` retries it.
-    func failAndReverse(_ record: PaymentRecord) async throws {
+    /// stays due and ``sendDueReversals()`` retries it. `answer` is stored as the request's idempotent answer in
+    /// the same transaction, so no crash leaves the key without one.
+    func failAndReverse(
+        _ record: PaymentRecord, answer: (claim: IdempotentResponder.Claim, error: GatewayAPIError)? = nil
+    ) async throws {
         var record = record
         let now = clock()
         record.payment.status = .failed
@@ -23,8 +27,20 @@ extension PaymentService {
         record.forgetCardData()
         // Claimed for the attempt below, so the sweep does not send the same reversal alongside it.
         record.nextReversalAt = now.addingTimeInterval(reversalLease)
-        try await save(record, at: now, actor: "gateway", action: "failed", detail: "no issuer answer; reversal due")
+        let body = answer.map { Self.problemBody($0.error) }
+        try await save(record, at: now, actor: "gateway", action: "failed", detail: "no issuer answer; reversal due") {
+            executor in
+            if let answer, let body {
+                try await answer.claim.write(status: .init(code: answer.error.code.httpStatus), body: body, on: executor)
+            }
+        }
+        if let answer, let body { answer.claim.didStore(status: .init(code: answer.error.code.httpStatus), body: body) }
         _ = try? await reverse(record)
+    }
+
+    /// The bytes of `error`'s problem, as ``ProblemMiddleware`` answers it.
+    static func problemBody(_ error: GatewayAPIError) -> [UInt8] {
+        (try? Array(JSONEncoder.gatewayAPI.encode(Problem(error)))) ?? []
     }
 
     /// Sends the payment's 0400 once; on acknowledgement (`00`, or `25`: the issuer never saw the original) clears
@@ -97,6 +113,13 @@ extension PaymentService {
                 record.forgetCardData()
                 if wasInFlight { record.nextReversalAt = now } else { record.reversalMessage = nil }
                 try await repository.update(record, on: executor)
+                if wasInFlight {
+                    // The request that made it died unanswered: a retry with its key learns what became of it.
+                    let answer = Self.issuerUnavailable(paymentId: record.payment.id)
+                    try await IdempotencyStore().completeAbandoned(
+                        paymentId: record.payment.id, status: answer.code.httpStatus, body: Self.problemBody(answer),
+                        on: executor)
+                }
                 try await AuditLog.record(
                     on: executor, at: now, actor: "gateway", entity: "payment", id: record.payment.id,
                     action: "failed", detail: wasInFlight ? "abandoned in flight; reversal due" : "PIN window closed")

@@ -50,6 +50,7 @@ struct PaymentService: Sendable {
         // is spent exactly when its payment exists.
         let payload = try check(request.cardData, caller: caller)
         let card = payload.authorization
+        try Self.checkSendable(card)
         try Self.checkCryptogramCovers(card, amount: request.amount, currency: currency)
         let now = clock()
         var record = PaymentRecord(
@@ -68,7 +69,8 @@ struct PaymentService: Sendable {
             guard block.count == 16 else {
                 throw GatewayAPIError(code: .invalidRequest, message: "the read's PIN block is not ISO 9564 format 4")
             }
-            pinBlock = try await translate(block, pan: card.pan, deviceId: payload.deviceId)
+            pinBlock = try await translate(
+                block, pan: card.pan, merchantId: caller.merchantId, deviceId: payload.deviceId)
         }
         let message = try await prepareSend(
             &record, card: card, currency: currency, pinBlock: pinBlock, opening: read, claim: answer?.claim)
@@ -112,8 +114,10 @@ struct PaymentService: Sendable {
     ) async throws -> ISO8583Message {
         let now = clock()
         let snapshot = record
+        // A new payment is named in its key's row: after a crash its outcome is the key's answer.
+        let madePaymentId = read != nil || token != nil ? record.payment.id : nil
         let body: @Sendable (any SQLExecutor) async throws -> (PaymentRecord, ISO8583Message) = { executor in
-            try await claim?.acquire(on: executor)
+            try await claim?.acquire(on: executor, paymentId: madePaymentId)
             var record = snapshot
             let reference = try await repository.nextReference(
                 deviceId: record.payment.deviceId ?? "", merchantId: record.payment.merchantId, date: now,
@@ -169,10 +173,9 @@ struct PaymentService: Sendable {
         } catch {
             logger.warning(
                 "issuer gave no answer", metadata: ["payment": "\(record.payment.id)", "error": "\(error.code)"])
-            try await failAndReverse(record)
-            throw GatewayAPIError(
-                code: .issuerUnavailable,
-                message: "the issuer did not answer in time; payment \(record.payment.id) was reversed")
+            let unanswered = Self.issuerUnavailable(paymentId: record.payment.id)
+            try await failAndReverse(record, answer: answer.map { ($0.claim, unanswered) })
+            throw unanswered
         }
         return try await store(response, for: record, card: card, answer: answer)
     }
@@ -248,6 +251,12 @@ struct PaymentService: Sendable {
         }
     }
 
+    /// The answer to a payment whose 0100 got no answer: it is failed, and its authorization reversed.
+    static func issuerUnavailable(paymentId: String) -> GatewayAPIError {
+        GatewayAPIError(
+            code: .issuerUnavailable, message: "the issuer did not answer in time; payment \(paymentId) was reversed")
+    }
+
     /// Checks that a purchase or refund amount is 1 to 12 digits of minor units (ISO 8583 field 4).
     static func checkAmount(_ amount: Int) throws(GatewayAPIError) {
         guard (1...999_999_999_999).contains(amount) else {
@@ -260,6 +269,19 @@ struct PaymentService: Sendable {
             throw GatewayAPIError(code: .invalidRequest, message: "currency is not an ISO 4217 code")
         }
         return currency
+    }
+
+    /// Checks that the card data can become a 0100 (``AuthorizationMessage/checkCardFields(of:using:)``): refused as
+    /// ``GatewayAPIError/Code/cardDataInvalid`` naming the field before anything is stored, so the read is not spent.
+    static func checkSendable(_ card: CardAuthorizationData) throws(GatewayAPIError) {
+        do {
+            try AuthorizationMessage.checkCardFields(of: card)
+        } catch {
+            throw GatewayAPIError(
+                code: .cardDataInvalid,
+                message: "the card data does not fit ISO 8583 field \(error.field.map(String.init) ?? "?"): "
+                    + "\(error.message)")
+        }
     }
 
     /// Checks that the cryptogram covers the asked amount and currency (9F02 and 5F2A of the ICC data), so a

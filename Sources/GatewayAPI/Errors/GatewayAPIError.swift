@@ -22,6 +22,7 @@ public struct GatewayAPIError: CodedError {
             case pinNotAllowed, incorrectPIN, pinTryExceeded
             case paymentDeclined, issuerUnavailable, unavailable, internalError
             case paymentTokenInvalid, paymentTokenReplayed, paymentTokenExpired
+            case payloadTooLarge
         }
 
         private let base: Base
@@ -46,6 +47,7 @@ public struct GatewayAPIError: CodedError {
                 .idempotencyKeyInUse, .cardDataReplayed, .pinNotAllowed, .paymentTokenReplayed:
                 409
             case .cardDataExpired, .paymentTokenExpired: 410
+            case .payloadTooLarge: 413
             case .issuerUnavailable: 504
             case .unavailable: 503
             case .internalError: 500
@@ -115,6 +117,9 @@ public struct GatewayAPIError: CodedError {
         /// The Apple Pay token was signed outside the accepted window (5 minutes) of the gateway's clock. Not
         /// ``tokenExpired``, which is the reader token's (401).
         public static let paymentTokenExpired = Code(.paymentTokenExpired)
+
+        /// The request body is larger than the gateway accepts; the detail gives the limit in bytes.
+        public static let payloadTooLarge = Code(.payloadTooLarge)
 
         /// Every code.
         public static var allCases: [Code] { Base.allCases.map(Code.init) }

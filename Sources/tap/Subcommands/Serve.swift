@@ -36,10 +36,18 @@ extension Tap {
                     + "issuer timeout + 30). A lone node may use 0; nodes sharing a database need more than the "
                     + "issuer timeout.", valueName: "seconds"))
         var recoverAfter: Double?
+        @Option(
+            name: .customLong("max-body-size"),
+            help: ArgumentHelp(
+                "The largest request body accepted; a larger one gets 413 payloadTooLarge.", valueName: "bytes"))
+        var maxBodySize = GatewayConfiguration.defaultMaxRequestBodySize
 
         func validate() throws {
             if let recoverAfter, !(0...86_400).contains(recoverAfter) {
                 throw ValidationError("--recover-after must be from 0 to 86400 seconds")
+            }
+            guard (1024...(16 << 20)).contains(maxBodySize) else {
+                throw ValidationError("--max-body-size must be from 1024 to 16777216 bytes")
             }
         }
 
@@ -51,6 +59,7 @@ extension Tap {
                 issuerTimeout: .milliseconds(Int(issuerTimeout * 1000)),
                 recoverAfter: recoverAfter.map { .milliseconds(Int($0 * 1000)) },
                 caPublicKeys: try CardProfile.testCAPublicKeys)
+            configuration.maxRequestBodySize = maxBodySize
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {

@@ -49,6 +49,52 @@ struct PrepareTests {
     }
 
     @Test(
+        "a second merchant preparing the same device gets its own terminal id and PIN key, and counts toward its limit",
+        arguments: TestDatabases.kinds)
+    func secondMerchantOnOnePhone(_ kind: TestDatabases.Kind) async throws {
+        try await IdentityFixture.with(kind) { fixture in
+            let shops = [
+                try await fixture.linkedMerchant("A"), try await fixture.linkedMerchant("B"),
+                try await fixture.linkedMerchant("C"), try await fixture.linkedMerchant("D"),
+            ]
+            let app = try fixture.application()
+            try await app.test(.router) { client in
+                func prepare(_ shop: IdentityFixture.Seeded) async throws -> TestResponse {
+                    try await client.execute(
+                        uri: "/v1/devices/phone-1/prepare", method: .post,
+                        headers: .bearer(try await fixture.readerToken(shop)))
+                }
+                func provisioning(_ shop: IdentityFixture.Seeded) async throws -> ReaderProvisioning {
+                    let response = try await prepare(shop)
+                    return try #require(
+                        try PrepareProgress.lines(in: Data(response.body.readableBytesView)).last?.provisioning)
+                }
+                let a = try await provisioning(shops[0])
+                let b = try await provisioning(shops[1])
+                #expect(b.merchantId == shops[1].merchant.id)
+                #expect(b.terminalId != a.terminalId)
+                #expect(b.pinKey.keyId != a.pinKey.keyId)
+                #expect(b.pinKey.key != a.pinKey.key)
+                // The first merchant's registration is untouched, and each merchant's PIN key deciphers only its own.
+                let again = try await provisioning(shops[0])
+                #expect(again.terminalId == a.terminalId)
+                #expect(again.pinKey == a.pinKey)
+                let keyA = try await fixture.devices.pinKeyBytes(
+                    merchantId: shops[0].merchant.id, deviceId: "phone-1", keys: fixture.keys)
+                let keyB = try await fixture.devices.pinKeyBytes(
+                    merchantId: shops[1].merchant.id, deviceId: "phone-1", keys: fixture.keys)
+                #expect(keyA?.key == [UInt8](a.pinKey.key))
+                #expect(keyB?.key == [UInt8](b.pinKey.key))
+                // Third merchant on the phone: allowed; a fourth within 24 hours: blocked.
+                _ = try await provisioning(shops[2])
+                let fourth = try await prepare(shops[3])
+                #expect(fourth.status == .forbidden)
+                #expect(fourth.problem?.code == "merchantBlocked")
+            }
+        }
+    }
+
+    @Test(
         "concurrent first prepares of one device agree on its terminal id and PIN key", arguments: TestDatabases.kinds)
     func concurrentFirstPrepares(_ kind: TestDatabases.Kind) async throws {
         try await IdentityFixture.with(kind) { fixture in
@@ -130,15 +176,17 @@ struct PrepareTests {
 
             // The PIN key is AES-128 and stored only encrypted.
             #expect(provisioning.pinKey.key.count == 16)
-            let rows = try await fixture.database.query("SELECT pin_key, pin_key_id FROM devices WHERE id = 'phone-1'")
+            let rows = try await fixture.database.query("SELECT pin_key, pin_key_id FROM merchant_devices WHERE id = 'phone-1'")
             let stored = try #require(try rows.first?.optionalBlob("pin_key"))
             #expect(try rows.first?.optionalText("pin_key_id") == provisioning.pinKey.keyId)
             #expect(!Data(stored).contains(provisioning.pinKey.key))
-            let read = try await fixture.devices.pinKeyBytes(deviceId: "phone-1", keys: fixture.keys)
+            let read = try await fixture.devices.pinKeyBytes(
+                merchantId: shop.merchant.id, deviceId: "phone-1", keys: fixture.keys)
             #expect(read?.key == Array(provisioning.pinKey.key))
-            // The payments code opens it as AES-GCM under the data key bound to the device id.
+            // The payments code opens it as AES-GCM under the data key bound to the merchant and device ids.
             let opened = try AES.GCM.open(
-                AES.GCM.SealedBox(combined: stored), using: fixture.keys.dataKey, authenticating: Data("phone-1".utf8))
+                AES.GCM.SealedBox(combined: stored), using: fixture.keys.dataKey,
+                authenticating: Data((shop.merchant.id + "\u{0}phone-1").utf8))
             #expect(opened == provisioning.pinKey.key)
 
             // The session is this device's; card data sealed to the provisioned key opens at the gateway.
@@ -180,7 +228,7 @@ struct PrepareTests {
                 #expect(withKey.status == .unauthorized)
             }
             // Nothing was registered by the refused calls.
-            #expect(try await fixture.devices.device(id: "phone-1") == nil)
+            #expect(try await fixture.devices.device(merchantId: shop.merchant.id, id: "phone-1") == nil)
         }
     }
 }

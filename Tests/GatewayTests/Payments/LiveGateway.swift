@@ -124,9 +124,16 @@ struct LiveGateway {
             body: ByteBuffer(bytes: Array(try JSONEncoder.gatewayAPI.encode(body))))
     }
 
-    /// `GET path` as the merchant's server (API key).
-    func get(_ path: String) async throws -> TestResponse {
-        try await client.execute(uri: path, method: .get, headers: .bearer(apiKey), body: nil)
+    /// `GET path` as the merchant's server (API key), or as `bearer`.
+    func get(_ path: String, bearer: String? = nil) async throws -> TestResponse {
+        try await client.execute(uri: path, method: .get, headers: .bearer(bearer ?? apiKey), body: nil)
+    }
+
+    /// Prepares another device of the merchant, as the admin's reader app would.
+    func prepare(deviceId: String) async throws -> ReaderProvisioning {
+        let prepared = try await client.execute(
+            uri: "/v1/devices/\(deviceId)/prepare", method: .post, headers: .bearer(readerToken), body: nil)
+        return try #require(try PrepareProgress.lines(in: Data(prepared.body.readableBytesView)).last?.provisioning)
     }
 
     /// Pays `minorUnits` EUR cents with a fresh tap of `tapper`.

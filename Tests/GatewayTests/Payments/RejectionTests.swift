@@ -19,6 +19,42 @@ struct RejectionTests {
     }
 
     @Test(
+        "card data that cannot become a 0100 is 400 cardDataInvalid naming the field; nothing kept, the read not spent",
+        arguments: TestDatabases.kinds)
+    func unsendableCardData(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let read = CardAuthorizationData(
+                try await gateway.tapper(card).tap(amount: Amount(minorUnits: 1_000, currency: .eur)))
+            let expiry = try #require(read.expiry)
+            let longTrack2 = try Track2EquivalentData(
+                pan: read.pan, expiry: expiry, serviceCode: "201", discretionaryData: "12345678901234")
+            // Field 55 past its 999 bytes: a proprietary TLV of 1,024 bytes after the read's own.
+            let largeICC = read.iccData + [0xDF, 0x7F, 0x82, 0x04, 0x00] + [UInt8](repeating: 0x5A, count: 1_024)
+            let cases: [(field: Int, data: CardAuthorizationData)] = [
+                (23, read.with(panSequenceNumber: 10)), (23, read.with(panSequenceNumber: 255)),
+                (35, read.with(track2: longTrack2)), (55, read.with(iccData: largeICC)),
+            ]
+            for (field, data) in cases {
+                let sealed = try gateway.provisioning.cardDataKey.sealer().seal(
+                    CardDataPayload(
+                        deviceId: gateway.deviceId, merchantId: gateway.merchantId, createdAt: gateway.clock.now,
+                        authorization: data))
+                let request = CreatePaymentRequest(cardData: sealed, amount: 1_000, currency: "EUR")
+                for _ in 0..<2 {
+                    // Refused each time with the same error: the read was not spent (not cardDataReplayed).
+                    let refused = try await gateway.post("/v1/payments", request)
+                    #expect(refused.status.code == 400 && refused.problem?.code == "cardDataInvalid", "field \(field)")
+                    #expect(refused.problem?.detail.contains("field \(field)") == true, "\(refused.text)")
+                    #expect(!refused.text.contains(read.pan.digits))
+                }
+            }
+            try await Self.expectNothingKept(gateway, card)
+            #expect(!gateway.logs.text.contains(read.pan.digits))
+        }
+    }
+
+    @Test(
         "stale, replayed, someone else's and unopenable card data get their typed errors",
         arguments: TestDatabases.kinds)
     func sealedCardData(_ kind: TestDatabases.Kind) async throws {
@@ -128,5 +164,17 @@ struct RejectionTests {
                 #expect(response.status == .badRequest && response.problem?.code == "invalidRequest", "\(body)")
             }
         }
+    }
+}
+
+extension CardAuthorizationData {
+    /// This read with one field replaced.
+    func with(
+        panSequenceNumber: UInt8? = nil, track2: Track2EquivalentData? = nil, iccData: [UInt8]? = nil
+    ) -> CardAuthorizationData {
+        CardAuthorizationData(
+            mode: mode, iccData: iccData ?? self.iccData, pan: pan,
+            panSequenceNumber: panSequenceNumber ?? self.panSequenceNumber, expiry: expiry,
+            track2: track2 ?? self.track2)
     }
 }

@@ -112,6 +112,16 @@ struct CrashRecoveryTests {
                 #expect(retry.status == 201 && retry.body == entry.response, "retry of \(entry.payment.id)")
                 #expect(retry.isReplayed)
             }
+            // A request the kill cut off, retried with its key: the answer its payment ended with (failed and
+            // reversed), not a refusal of its spent read nor a key in use forever.
+            for cutOff in await ledger.unanswered where stop == .kill {
+                let retry = try await restarted.post(
+                    "/v1/payments", bearer: merchant.session, body: cutOff.request,
+                    idempotencyKey: cutOff.idempotencyKey)
+                #expect(retry.status == 504 && retry.problem?.code == "issuerUnavailable", "\(retry.text)")
+                #expect(retry.isReplayed)
+            }
+            if stop == .kill { #expect(await !ledger.unanswered.isEmpty, "the kill cut off no request") }
             // The restarted gateway serves, and the card's next ATC is accepted after the lost ones.
             let after = try await restarted.post(
                 "/v1/payments", bearer: merchant.session,
@@ -163,14 +173,16 @@ struct CrashRecoveryTests {
         let tapper = try ProcessMerchant.tapper(card)
         for _ in 0..<paymentsPerWorker where await !ledger.isStopping {
             let request = try await merchant.paymentRequest(tapper, minorUnits: 777)
+            let key = UUID().uuidString
             do {
                 let reply = try await client.post(
-                    "/v1/payments", bearer: merchant.session, body: request, idempotencyKey: UUID().uuidString)
+                    "/v1/payments", bearer: merchant.session, body: request, idempotencyKey: key)
                 if reply.status != 504 || reply.problem?.code != "issuerUnavailable" {
                     await ledger.note("the issuer-timeout card: \(reply.status) \(reply.text)")
                 }
             } catch {
                 if await !ledger.isStopping { await ledger.note("the issuer-timeout card failed: \(error)") }
+                await ledger.record(PaymentLedger.Unanswered(idempotencyKey: key, request: request))
                 return
             }
         }

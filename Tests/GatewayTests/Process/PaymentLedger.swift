@@ -13,13 +13,22 @@ actor PaymentLedger {
         let response: Data
     }
 
+    /// A request that the stop left without an answer.
+    struct Unanswered: Sendable {
+        let idempotencyKey: String
+        let request: Data
+    }
+
     private(set) var acknowledged: [Entry] = []
+    /// The issuer-timeout card's requests that the stop cut off.
+    private(set) var unanswered: [Unanswered] = []
     /// Set just before the server is stopped: from then on a failed request is expected.
     private(set) var isStopping = false
     /// What went wrong that is not the kill's doing.
     private(set) var problems: [String] = []
 
     func record(_ entry: Entry) { acknowledged.append(entry) }
+    func record(_ request: Unanswered) { unanswered.append(request) }
     func startStopping() { isStopping = true }
     func note(_ problem: String) { problems.append(problem) }
 }

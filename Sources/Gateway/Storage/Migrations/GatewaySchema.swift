@@ -99,6 +99,43 @@ public enum GatewaySchema {
                 "CREATE INDEX opened_reads_by_expiry ON opened_reads (expires_at)",
             ]
         },
+        Migration(version: 5, name: "devices per merchant") { dialect in
+            // A device row was one per SDK device id, so a second merchant preparing the same id was handed the
+            // first one's terminal id and PIN key. A row is now one merchant's use of a device. Each old row goes to
+            // a merchant that used it (from its payments or its merchant uses; e-commerce rows name theirs), keeps
+            // its terminal id and STAN, and loses its PIN key: a key that may have been given to two merchants is
+            // not trusted, and the device gets a new one at its next prepare.
+            [
+                """
+                CREATE TABLE merchant_devices (
+                    merchant_id TEXT NOT NULL REFERENCES merchants (id), id TEXT NOT NULL,
+                    terminal_id TEXT NOT NULL UNIQUE, provisioned_at BIGINT NOT NULL, pin_key \(dialect.blobType),
+                    pin_key_id TEXT, next_stan BIGINT NOT NULL DEFAULT 1, PRIMARY KEY (merchant_id, id))
+                """,
+                """
+                INSERT INTO merchant_devices (merchant_id, id, terminal_id, provisioned_at, next_stan)
+                SELECT owners.merchant_id, devices.id, devices.terminal_id, devices.provisioned_at, devices.next_stan
+                FROM devices JOIN (
+                    SELECT device_id, MIN(merchant_id) AS merchant_id FROM (
+                        SELECT device_id, merchant_id FROM payments WHERE device_id IS NOT NULL
+                        UNION SELECT device_id, merchant_id FROM device_merchant_uses
+                        UNION SELECT id AS device_id, substr(id, 6) AS merchant_id FROM devices WHERE id LIKE 'ecom\\_%' ESCAPE '\\'
+                    ) AS used WHERE merchant_id IN (SELECT id FROM merchants) GROUP BY device_id
+                ) AS owners ON owners.device_id = devices.id
+                """,
+                "DROP TABLE devices",
+            ]
+        },
+        Migration(version: 6, name: "idempotency keys: the payment a key made; expiry by creation time") { _ in
+            [
+                "ALTER TABLE idempotency_keys ADD COLUMN payment_id TEXT",
+                """
+                CREATE INDEX idempotency_keys_by_payment ON idempotency_keys (payment_id)
+                WHERE payment_id IS NOT NULL AND response_status IS NULL
+                """,
+                "CREATE INDEX idempotency_keys_by_creation ON idempotency_keys (created_at)",
+            ]
+        },
     ]
 
     /// The migrator for these steps.

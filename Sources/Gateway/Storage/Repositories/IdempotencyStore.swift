@@ -4,7 +4,10 @@ import Foundation
 ///
 /// A key is claimed by inserting its row (the primary key (merchant, key) lets exactly one of any number of
 /// concurrent claims win); the winner runs the request and stores its response; the others wait for that response.
-/// A claim whose runner died (its lease passed without a response) may be taken over.
+/// A claim whose runner died (its lease passed without a response) may be taken over — unless it made a payment
+/// (the row names it): that payment's outcome is the key's answer, stored by its request or, after a crash, by the
+/// sweep that fails and reverses it (``completeAbandoned(paymentId:status:body:on:)``), and until then a retry
+/// waits as for a running request.
 struct IdempotencyStore: Sendable {
     /// What a claim found.
     enum Claim: Sendable, Equatable {
@@ -52,22 +55,22 @@ struct IdempotencyStore: Sendable {
     /// group not yet synced).
     func claim(
         merchantId: String, key: String, requestHash: [UInt8], now: Date, lease: TimeInterval,
-        on executor: any SQLExecutor
+        paymentId: String? = nil, on executor: any SQLExecutor
     ) async throws -> Claim {
         let inserted = try await executor.inserted(
             """
-            INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, created_at, locked_until)
-            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (merchant_id, idempotency_key) DO NOTHING
+            INSERT INTO idempotency_keys (merchant_id, idempotency_key, request_hash, created_at, locked_until,
+                payment_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (merchant_id, idempotency_key) DO NOTHING
             """,
             [
                 .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
-                .integer(now.addingTimeInterval(lease).millis),
+                .integer(now.addingTimeInterval(lease).millis), .text(paymentId),
             ], returning: "merchant_id")
         if inserted { return .claimed }
         guard
             let row = try await executor.query(
                 """
-                SELECT request_hash, response_status, response_body, created_at, locked_until
+                SELECT request_hash, response_status, response_body, created_at, locked_until, payment_id
                 FROM idempotency_keys WHERE merchant_id = $1 AND idempotency_key = $2\(executor.dialect.forUpdate)
                 """, [.text(merchantId), .text(key)]
             ).first
@@ -75,17 +78,20 @@ struct IdempotencyStore: Sendable {
         let createdAt = Date(millis: try row.integer("created_at"))
         let expired = now.timeIntervalSince(createdAt) > Self.retention
         let lockedUntil = try row.integer("locked_until")
-        let stalled = try row.optionalInteger("response_status") == nil && lockedUntil < now.millis
+        // A runner that died before making a payment; one that made a payment is answered by its outcome.
+        let stalled =
+            try row.optionalInteger("response_status") == nil && lockedUntil < now.millis
+            && row.optionalText("payment_id") == nil
         if expired || stalled {
             // A fresh use of an old key, or a runner that died: start over with this request.
             try await executor.query(
                 """
                 UPDATE idempotency_keys SET request_hash = $3, response_status = NULL, response_body = NULL,
-                    created_at = $4, locked_until = $5 WHERE merchant_id = $1 AND idempotency_key = $2
+                    created_at = $4, locked_until = $5, payment_id = $6 WHERE merchant_id = $1 AND idempotency_key = $2
                 """,
                 [
                     .text(merchantId), .text(key), .blob(requestHash), .integer(now.millis),
-                    .integer(now.addingTimeInterval(lease).millis),
+                    .integer(now.addingTimeInterval(lease).millis), .text(paymentId),
                 ])
             return .claimed
         }
@@ -103,5 +109,26 @@ struct IdempotencyStore: Sendable {
             UPDATE idempotency_keys SET response_status = $3, response_body = $4
             WHERE merchant_id = $1 AND idempotency_key = $2
             """, [.text(merchantId), .text(key), .integer(status), .blob(body)])
+    }
+
+    /// Names the payment the request holding `key` made (a key claimed before the request ran).
+    func link(
+        merchantId: String, key: String, paymentId: String, on executor: any SQLExecutor
+    ) async throws(StorageError) {
+        try await executor.query(
+            "UPDATE idempotency_keys SET payment_id = $3 WHERE merchant_id = $1 AND idempotency_key = $2",
+            [.text(merchantId), .text(key), .text(paymentId)])
+    }
+
+    /// Stores the answer of the key whose request made `paymentId` and died before answering; a key already
+    /// answered keeps its answer.
+    func completeAbandoned(
+        paymentId: String, status: Int, body: [UInt8], on executor: any SQLExecutor
+    ) async throws(StorageError) {
+        try await executor.query(
+            """
+            UPDATE idempotency_keys SET response_status = $2, response_body = $3
+            WHERE payment_id = $1 AND response_status IS NULL
+            """, [.text(paymentId), .integer(status), .blob(body)])
     }
 }

@@ -58,14 +58,18 @@ package struct PaymentRepository: Sendable {
         return try rows.first.map(Self.record)
     }
 
-    /// The merchant's payments, newest first, after `startingAfter` (an id), optionally with one status or last
-    /// four digits.
+    /// The merchant's payments, newest first, after `startingAfter` (an id), optionally of one device only, with
+    /// one status or last four digits.
     func payments(
-        merchantId: String, status: PaymentStatus?, last4: String?, startingAfter: String?, limit: Int,
-        on executor: any SQLExecutor
+        merchantId: String, deviceId: String?, status: PaymentStatus?, last4: String?, startingAfter: String?,
+        limit: Int, on executor: any SQLExecutor
     ) async throws(StorageError) -> [PaymentRecord] {
         var sql = "SELECT \(Self.columns) FROM payments WHERE merchant_id = $1"
         var binds: [SQLValue] = [.text(merchantId)]
+        if let deviceId {
+            binds.append(.text(deviceId))
+            sql += " AND device_id = $\(binds.count)"
+        }
         if let status {
             binds.append(.text(status.rawValue))
             sql += " AND status = $\(binds.count)"
@@ -219,12 +223,12 @@ package struct PaymentRepository: Sendable {
 extension PaymentRepository {
     /// ``nextReference(deviceId:merchantId:date:on:)``'s statements, written once (it runs on every authorization).
     private static let incrementSTAN = """
-        UPDATE devices SET next_stan = CASE WHEN next_stan >= 999999 THEN 1 ELSE next_stan + 1 END
-        WHERE id = $1
+        UPDATE merchant_devices SET next_stan = CASE WHEN next_stan >= 999999 THEN 1 ELSE next_stan + 1 END
+        WHERE merchant_id = $2 AND id = $1
         """
     private static let writtenSTAN =
         "terminal_id, next_stan, (SELECT card_acceptor_id FROM merchants WHERE id = $2) AS acceptor"
-    private static let readSTAN = "SELECT \(writtenSTAN) FROM devices WHERE id = $1"
+    private static let readSTAN = "SELECT \(writtenSTAN) FROM merchant_devices WHERE merchant_id = $2 AND id = $1"
     private static let incrementReturningSTAN = incrementSTAN + " RETURNING " + writtenSTAN
 
     /// The next ISO 8583 reference of a device: its terminal id (field 41), the next STAN (field 11, per terminal,
@@ -238,7 +242,7 @@ extension PaymentRepository {
         let rows: [SQLRow]
         switch executor.dialect {
         case .sqlite:
-            try await executor.query(Self.incrementSTAN, [.text(deviceId)])
+            try await executor.query(Self.incrementSTAN, [.text(deviceId), .text(merchantId)])
             rows = try await executor.query(Self.readSTAN, [.text(deviceId), .text(merchantId)])
         case .postgres:
             rows = try await executor.query(Self.incrementReturningSTAN, [.text(deviceId), .text(merchantId)])
