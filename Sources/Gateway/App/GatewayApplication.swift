@@ -67,10 +67,12 @@ public struct GatewayApplication: Sendable {
             issuer: issuerLink, keys: keys, issuerPINKey: IssuerKeys.testPINEncryptionKey,
             issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
         let startup = StartupGate()
+        let idempotencyKeys = IdempotencyStore(retention: configuration.idempotencyRetention)
         let abandonedAfter = configuration.issuerTimeout.timeInterval + 30
         services.append(
             ReversalService(
-                payments: payments, openedReads: openedReads, interval: configuration.reversalInterval,
+                payments: payments, openedReads: openedReads, idempotencyKeys: idempotencyKeys,
+                interval: configuration.reversalInterval,
                 abandonedAfter: abandonedAfter,
                 recoverAfter: configuration.recoverAfter?.timeInterval ?? abandonedAfter, startedAt: clock(),
                 logger: logger, startup: startup))
@@ -83,7 +85,7 @@ public struct GatewayApplication: Sendable {
         let router = try await buildRouter(
             database: database, keys: keys, payments: payments, metrics: metrics,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock,
-            applePay: applePay, maxRequestBodySize: configuration.maxRequestBodySize)
+            applePay: applePay, idempotencyKeys: idempotencyKeys, maxRequestBodySize: configuration.maxRequestBodySize)
         var application = Application(
             router: router,
             configuration: ApplicationConfiguration(
@@ -102,7 +104,7 @@ public struct GatewayApplication: Sendable {
     static func buildRouter(
         database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
         policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date, applePay: ApplePayAcceptance,
-        maxRequestBodySize: Int
+        idempotencyKeys: IdempotencyStore, maxRequestBodySize: Int
     ) async throws -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -121,7 +123,8 @@ public struct GatewayApplication: Sendable {
             policy: policy, clock: clock
         ).addRoutes(to: api)
         let paymentController = PaymentController(
-            service: payments, idempotency: IdempotentResponder(database: database, clock: clock), metrics: metrics)
+            service: payments, idempotency: IdempotentResponder(database: database, clock: clock, store: idempotencyKeys),
+            metrics: metrics)
         paymentController.addRoutes(to: api)
         ApplePayController(payments: paymentController, acceptance: applePay).addRoutes(to: api)
         return router

@@ -43,6 +43,10 @@ public struct GatewayConfiguration: Sendable {
     /// ``GatewayAPI/GatewayAPIError/Code/payloadTooLarge`` on every route.
     public var maxRequestBodySize: Int = Self.defaultMaxRequestBodySize
 
+    /// How long an `Idempotency-Key` is kept and its answer replayed; older keys are deleted by the sweep and may
+    /// be used again. 24 hours by default, as Stripe keeps its keys.
+    public var idempotencyRetention: TimeInterval = 24 * 3600
+
     /// 64 KiB: the largest body the API takes, a sealed tap or an Apple Pay token, is a few KiB.
     public static let defaultMaxRequestBodySize = 64 * 1024
 

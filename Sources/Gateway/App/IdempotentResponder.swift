@@ -30,7 +30,7 @@ struct IdempotentResponder: Sendable {
 
     let database: any SQLDatabase
     let clock: @Sendable () -> Date
-    let store = IdempotencyStore()
+    let store: IdempotencyStore
 
     /// The response to `request` (whose body is `body`) for `merchantId` and, for a reader session, `deviceId`,
     /// from `run` or the stored one. `run` gets
@@ -57,7 +57,7 @@ struct IdempotentResponder: Sendable {
         }
         var outcome: IdempotencyStore.Claim
         if claimInFirstWrite {
-            let claim = Claim(merchantId: merchantId, key: key, pending: (hash, Self.lease, clock))
+            let claim = Claim(merchantId: merchantId, key: key, store: store, pending: (hash, Self.lease, clock))
             do {
                 let response = try await Self.capture(claim) { try await run(claim) }
                 if claim.isHeld { return try await answer(response, for: claim) }
@@ -79,7 +79,7 @@ struct IdempotentResponder: Sendable {
         while true {
             switch outcome {
             case .claimed:
-                let claim = Claim(merchantId: merchantId, key: key, pending: nil)
+                let claim = Claim(merchantId: merchantId, key: key, store: store, pending: nil)
                 return try await answer(try await Self.capture(claim) { try await run(claim) }, for: claim)
             case .completed(let status, let body):
                 return StoredResponse(status: status, body: body).make(replayed: true)
@@ -157,6 +157,7 @@ extension IdempotentResponder {
 
         let merchantId: String
         let key: String
+        let store: IdempotencyStore
         /// What claiming the key takes, for a key not yet claimed (nil: claimed before the request ran).
         private let pending: (requestHash: [UInt8], lease: TimeInterval, clock: @Sendable () -> Date)?
         private let lock = NSLock()
@@ -165,11 +166,12 @@ extension IdempotentResponder {
         private var onAnswer: [@Sendable () -> Void] = []
 
         init(
-            merchantId: String, key: String,
+            merchantId: String, key: String, store: IdempotencyStore,
             pending: (requestHash: [UInt8], lease: TimeInterval, clock: @Sendable () -> Date)?
         ) {
             self.merchantId = merchantId
             self.key = key
+            self.store = store
             self.pending = pending
         }
 
@@ -183,12 +185,12 @@ extension IdempotentResponder {
         func acquire(on executor: any SQLExecutor, paymentId: String? = nil) async throws {
             guard let pending, !isHeld else {
                 if let paymentId {
-                    try await IdempotencyStore().link(
+                    try await store.link(
                         merchantId: merchantId, key: key, paymentId: paymentId, on: executor)
                 }
                 return
             }
-            let outcome = try await IdempotencyStore().claim(
+            let outcome = try await store.claim(
                 merchantId: merchantId, key: key, requestHash: pending.requestHash, now: pending.clock(),
                 lease: pending.lease, paymentId: paymentId, on: executor)
             guard outcome == .claimed else { throw Lost(outcome: outcome) }
@@ -214,7 +216,7 @@ extension IdempotentResponder {
         func write(
             status: HTTPResponse.Status, body: [UInt8], on executor: any SQLExecutor
         ) async throws(StorageError) {
-            try await IdempotencyStore().complete(
+            try await store.complete(
                 merchantId: merchantId, key: key, status: Int(status.code), body: body, on: executor)
         }
 

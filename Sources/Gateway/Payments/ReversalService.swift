@@ -5,10 +5,11 @@ import ServiceLifecycle
 /// The background half of "reversed until acknowledged": every ``interval`` it ends payments left in flight by a
 /// crashed node or past their PIN window, and sends the reversals that are due. At start it runs at once, so a
 /// restarted gateway reverses what it had in flight before serving new payments for long. It also forgets opened
-/// reads past their expiry (payments record theirs without purging).
+/// reads past their expiry (payments record theirs without purging) and idempotency keys past their retention.
 struct ReversalService: Service {
     let payments: PaymentService
     let openedReads: SQLReplayStore
+    let idempotencyKeys: IdempotencyStore
     let interval: Duration
     /// How old a `processing` payment must be before it is taken as abandoned: longer than any live request's
     /// issuer round trip.
@@ -34,6 +35,8 @@ struct ReversalService: Service {
                 let recovered = try await payments.recoverAbandoned(before: cutoff(at: now))
                 let reversed = try await payments.sendDueReversals()
                 try await openedReads.purgeIfDue(now: now)
+                // A second's worth of keys at well over the gateway's peak rate, so the table never grows.
+                try await idempotencyKeys.purgeExpired(now: now, limit: 5_000, on: payments.database)
                 if recovered + reversed > 0 {
                     logger.info("reversal sweep", metadata: ["recovered": "\(recovered)", "reversed": "\(reversed)"])
                 }

@@ -41,10 +41,18 @@ extension Tap {
             help: ArgumentHelp(
                 "The largest request body accepted; a larger one gets 413 payloadTooLarge.", valueName: "bytes"))
         var maxBodySize = GatewayConfiguration.defaultMaxRequestBodySize
+        @Option(
+            name: .customLong("idempotency-retention"),
+            help: ArgumentHelp(
+                "How long an Idempotency-Key and its answer are kept; older keys are deleted.", valueName: "hours"))
+        var idempotencyRetention = 24.0
 
         func validate() throws {
             if let recoverAfter, !(0...86_400).contains(recoverAfter) {
                 throw ValidationError("--recover-after must be from 0 to 86400 seconds")
+            }
+            guard (1.0 / 60...24 * 30).contains(idempotencyRetention) else {
+                throw ValidationError("--idempotency-retention must be from one minute (0.0167) to 720 hours")
             }
             guard (1024...(16 << 20)).contains(maxBodySize) else {
                 throw ValidationError("--max-body-size must be from 1024 to 16777216 bytes")
@@ -60,6 +68,7 @@ extension Tap {
                 recoverAfter: recoverAfter.map { .milliseconds(Int($0 * 1000)) },
                 caPublicKeys: try CardProfile.testCAPublicKeys)
             configuration.maxRequestBodySize = maxBodySize
+            configuration.idempotencyRetention = idempotencyRetention * 3600
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {

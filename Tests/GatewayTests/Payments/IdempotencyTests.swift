@@ -99,6 +99,40 @@ struct IdempotencyTests {
         }
     }
 
+    @Test(
+        "keys past the 24 h retention are deleted by the sweep; younger keys stay and replay",
+        arguments: TestDatabases.kinds)
+    func retention(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            let tapper = try gateway.tapper(card)
+            let old = try await gateway.paymentRequest(tapper)
+            #expect(try await gateway.post("/v1/payments", old, idempotencyKey: "old-key").status == .created)
+            gateway.clock.advance(by: 23 * 3600)
+            let young = try await gateway.paymentRequest(tapper)
+            // The reader session has expired by now (12 h): the merchant's server sends these.
+            let first = try await gateway.post(
+                "/v1/payments", young, bearer: gateway.apiKey, idempotencyKey: "young-key")
+            gateway.clock.advance(by: 2 * 3600)
+            func keys() async throws -> [String] {
+                try await gateway.application.database.query(
+                    "SELECT idempotency_key FROM idempotency_keys ORDER BY idempotency_key"
+                ).map { try $0.text("idempotency_key") }
+            }
+            // The sweep runs every 100 ms here.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await keys().contains("old-key"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(first.status == .created, "\(first.text)")
+            #expect(try await keys() == ["young-key"])
+            let replay = try await gateway.post(
+                "/v1/payments", young, bearer: gateway.apiKey, idempotencyKey: "young-key")
+            #expect(replay.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(Data(replay.body.readableBytesView) == Data(first.body.readableBytesView))
+        }
+    }
+
     @Test("concurrent retries with one key: one authorisation, one capture, one refund", arguments: TestDatabases.kinds)
     func concurrentRetries(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in

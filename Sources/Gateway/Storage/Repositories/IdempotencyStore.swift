@@ -21,8 +21,18 @@ struct IdempotencyStore: Sendable {
         case inProgress
     }
 
-    /// How long a response is replayed.
-    static let retention: TimeInterval = 24 * 3600
+    /// How long a key is kept and its response replayed: 24 hours unless configured
+    /// (``GatewayConfiguration/idempotencyRetention``). Older keys are free for a new request, and the sweep deletes
+    /// them (``purgeExpired(now:limit:on:)``), so the table holds one retention's worth of keys.
+    let retention: TimeInterval
+
+    /// 24 hours, as Stripe keeps its keys.
+    static let defaultRetention: TimeInterval = 24 * 3600
+
+    /// Creates the store.
+    init(retention: TimeInterval = Self.defaultRetention) {
+        self.retention = retention
+    }
 
     /// Claims `key` for the request with `requestHash` at `now`, with a lease of `lease`; with an `answer`, stores
     /// it as the key's answer in the same transaction (for a request refused before it wrote anything, whose
@@ -76,7 +86,7 @@ struct IdempotencyStore: Sendable {
             ).first
         else { return .inProgress }
         let createdAt = Date(millis: try row.integer("created_at"))
-        let expired = now.timeIntervalSince(createdAt) > Self.retention
+        let expired = now.timeIntervalSince(createdAt) > retention
         let lockedUntil = try row.integer("locked_until")
         // A runner that died before making a payment; one that made a payment is answered by its outcome.
         let stalled =
@@ -130,5 +140,16 @@ struct IdempotencyStore: Sendable {
             UPDATE idempotency_keys SET response_status = $2, response_body = $3
             WHERE payment_id = $1 AND response_status IS NULL
             """, [.text(paymentId), .integer(status), .blob(body)])
+    }
+
+    /// Deletes up to `limit` keys past the retention at `now`, oldest first, found through the index on creation
+    /// time: a purge costs what it deletes, not what the table holds.
+    func purgeExpired(now: Date, limit: Int, on database: any SQLDatabase) async throws(StorageError) {
+        try await database.query(
+            """
+            DELETE FROM idempotency_keys WHERE (merchant_id, idempotency_key) IN (
+                SELECT merchant_id, idempotency_key FROM idempotency_keys WHERE created_at < $1
+                ORDER BY created_at LIMIT $2)
+            """, [.integer(now.addingTimeInterval(-retention).millis), .integer(limit)])
     }
 }
