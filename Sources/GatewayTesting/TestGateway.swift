@@ -103,7 +103,8 @@ public struct TestGateway: Sendable {
     /// The issuer's available balance of `card`.
     public func balance(_ card: TestCard) async throws -> Int? {
         try await SQLIssuerRepository(database: application.database)
-            .account(try IssuerKeys.test.keyedHash(of: try PAN(card.pan)))?.availableBalance
+            .account(try (application.embeddedIssuerKeys ?? IssuerKeys.test).keyedHash(of: try PAN(card.pan)))?
+            .availableBalance
     }
 
     // MARK: - The merchant's server

@@ -2,7 +2,7 @@ public import Foundation
 import ApplePay
 import GatewayAPI
 public import Hummingbird
-import Issuer
+public import Issuer
 public import Logging
 public import NIOCore
 import ServiceLifecycle
@@ -26,6 +26,9 @@ public struct GatewayApplication: Sendable {
     public let keys: GatewayKeys
     /// The metrics `/metrics` shows.
     public let metrics: GatewayMetrics
+    /// The keys of the issuer host running in this process (``GatewayConfiguration/IssuerConnection/inProcess``);
+    /// nil for a separate issuer.
+    public let embeddedIssuerKeys: IssuerKeys?
 
     /// Opens (creating on first start) the key file and the database, migrates, and builds the application;
     /// `onServerRunning` is called with the listening channel (its local address has the port taken for port 0).
@@ -40,11 +43,20 @@ public struct GatewayApplication: Sendable {
         // Run once the database's service runs (PostgreSQL's pool lives in it), before the server accepts.
         var migrations: [@Sendable () async throws -> Void] = [{ try await GatewayDatabase.migrate(database) }]
         let issuerLink: any IssuerLink
+        let embeddedIssuerKeys: IssuerKeys?
         switch configuration.issuer {
         case .inProcess:
             // Its answers reach no one before the payment's own durable commit (see SQLIssuerRepository.awaitsDisk).
             let repository = SQLIssuerRepository(database: database, awaitsDisk: false)
-            let issuerKeys = try IssuerKeys.test
+            let issuerKeys: IssuerKeys
+            if let secret = keys.embeddedIssuerSecret {
+                issuerKeys = try IssuerKeys.test(dataKeysFrom: secret)
+            } else {
+                issuerKeys = try IssuerKeys.test
+                logger.warning(
+                    "the key file predates per-install issuer keys: the embedded issuer's accounts are encrypted under the public test keys; start on a new data directory to protect them")
+            }
+            embeddedIssuerKeys = issuerKeys
             migrations.append {
                 try await IssuerSchema.migrator.migrate(database)
                 try await TestCards.seed(repository, keys: issuerKeys)
@@ -52,6 +64,7 @@ public struct GatewayApplication: Sendable {
             issuerLink = InProcessIssuerLink(
                 issuer: IssuerHost(keys: issuerKeys, repository: repository), recordsInGatewayDatabase: true)
         case .tcp(let host, let port):
+            embeddedIssuerKeys = nil
             let link = TCPIssuerLink(
                 configuration: TCPIssuerLink.Configuration(host: host, port: port, connections: 2), logger: logger)
             services.append(link)
@@ -97,7 +110,9 @@ public struct GatewayApplication: Sendable {
             for step in steps { try await step() }
             await startup.open()
         }
-        return GatewayApplication(application: application, database: database, keys: keys, metrics: metrics)
+        return GatewayApplication(
+            application: application, database: database, keys: keys, metrics: metrics,
+            embeddedIssuerKeys: embeddedIssuerKeys)
     }
 
     /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.

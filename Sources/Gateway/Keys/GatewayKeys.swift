@@ -11,8 +11,9 @@ public import GatewayAPI
 #endif
 
 /// The PSP's keys: the ES256 key that signs reader tokens and sessions, the HPKE key-agreement keys card data is
-/// sealed to (the current one and retired ones still accepted, by key id), and the data key that encrypts card data
-/// at rest (AES-256-GCM).
+/// sealed to (the current one and retired ones still accepted, by key id), the data key that encrypts card data
+/// at rest (AES-256-GCM), and the secret the embedded issuer host derives its own data keys from
+/// (``embeddedIssuerSecret``).
 ///
 /// Kept in one JSON file, `keys.json` under the data directory, mode 0600: ``loadOrCreate(directory:now:)``
 /// generates every key on the first start and refuses a file its group or others may read. Nothing here prints a
@@ -29,6 +30,10 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
     private var cardDataKeys: [CardDataKey]
     /// The AES-256 key for card data at rest; prefer ``seal(_:authenticating:)`` and ``open(_:authenticating:)``.
     public let dataKey: SymmetricKey
+    /// 32 random bytes from which the issuer host that runs inside the gateway (`tap serve` without `--issuer`)
+    /// derives the keys it protects PANs at rest with, so that the database alone gives away no PAN. Nil only for a
+    /// key file written before it existed; such a data directory keeps the public test keys for its issuer.
+    public let embeddedIssuerSecret: SymmetricKey?
     /// The file the keys were loaded from or written to; ``rotate(now:)`` persists there.
     public private(set) var fileURL: URL?
 
@@ -41,13 +46,14 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
 
     private init(
         signingKey: P256.Signing.PrivateKey, cardDataKeys: [CardDataKey], currentCardDataKeyId: String,
-        dataKey: SymmetricKey
+        dataKey: SymmetricKey, embeddedIssuerSecret: SymmetricKey?
     ) {
         self.signingKey = signingKey
         signingKeyId = Self.keyId(prefix: "es256", publicKey: signingKey.publicKey.x963Representation)
         self.cardDataKeys = cardDataKeys
         self.currentCardDataKeyId = currentCardDataKeyId
         self.dataKey = dataKey
+        self.embeddedIssuerSecret = embeddedIssuerSecret
     }
 
     /// Fresh keys in memory (tests, or before ``write(to:)``).
@@ -55,7 +61,7 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
         let first = newCardDataKey(now: now)
         return GatewayKeys(
             signingKey: P256.Signing.PrivateKey(), cardDataKeys: [first], currentCardDataKeyId: first.id,
-            dataKey: SymmetricKey(size: .bits256))
+            dataKey: SymmetricKey(size: .bits256), embeddedIssuerSecret: SymmetricKey(size: .bits256))
     }
 
     /// Loads `directory/keys.json`, or generates keys and writes them there (mode 0600, creating the directory with
@@ -243,12 +249,15 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
                     id: entry.id, privateKey: try P256.KeyAgreement.PrivateKey(rawRepresentation: entry.privateKey),
                     createdAt: entry.createdAt, retiredAt: entry.retiredAt)
             }
-            guard keys.contains(where: { $0.id == file.currentCardDataKeyId }), file.dataKey.count == 32 else {
+            guard keys.contains(where: { $0.id == file.currentCardDataKeyId }), file.dataKey.count == 32,
+                file.embeddedIssuerSecret.map({ $0.count == 32 }) ?? true
+            else {
                 throw GatewayKeysError(.malformed, "\(path) has no current card data key or a bad data key")
             }
             return GatewayKeys(
                 signingKey: try P256.Signing.PrivateKey(rawRepresentation: file.signingKey), cardDataKeys: keys,
-                currentCardDataKeyId: file.currentCardDataKeyId, dataKey: SymmetricKey(data: file.dataKey))
+                currentCardDataKeyId: file.currentCardDataKeyId, dataKey: SymmetricKey(data: file.dataKey),
+                embeddedIssuerSecret: file.embeddedIssuerSecret.map { SymmetricKey(data: $0) })
         } catch let error as GatewayKeysError {
             throw error
         } catch {
@@ -270,6 +279,7 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
         var currentCardDataKeyId: String
         var cardDataKeys: [Entry]
         var dataKey: Data
+        var embeddedIssuerSecret: Data?
 
         init(_ keys: GatewayKeys) {
             version = 1
@@ -281,6 +291,7 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
                     retiredAt: $0.retiredAt)
             }
             dataKey = keys.dataKey.withUnsafeBytes { Data($0) }
+            embeddedIssuerSecret = keys.embeddedIssuerSecret?.withUnsafeBytes { Data($0) }
         }
 
         func encoded() throws -> Data {

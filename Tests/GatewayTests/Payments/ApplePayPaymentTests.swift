@@ -107,7 +107,7 @@ struct ApplePayPaymentTests {
                 .register(
                     merchantId: gateway.merchantId, certificatePEM: try identity.certificate.serializeAsPEM().pemString,
                     privateKeyPEM: keyPEM, actor: "test", at: gateway.clock.now)
-            let keys = try IssuerKeys.test
+            let keys = try #require(gateway.application.embeddedIssuerKeys)
             let repository = SQLIssuerRepository(database: gateway.application.database)
             let vault = TokenVault(keys: keys, accounts: repository, tokens: repository)
             let card = try #require(TestCards.card(.approve, .visa))

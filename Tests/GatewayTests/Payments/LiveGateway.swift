@@ -26,6 +26,8 @@ struct LiveGateway {
     /// The admin's reader token (linking and prepare; not payments).
     let readerToken: String
     let provisioning: ReaderProvisioning
+    /// Where the key file (and, on SQLite, the database) is.
+    let dataDirectory: URL
 
     /// Runs `body` against a fresh gateway on `kind`.
     static func with(
@@ -88,7 +90,8 @@ struct LiveGateway {
             try await body(
                 LiveGateway(
                     client: client, application: application, clock: clock, logs: logs, merchantId: merchant.id,
-                    apiKey: secret.value, deviceId: deviceId, readerToken: token.token, provisioning: provisioning))
+                    apiKey: secret.value, deviceId: deviceId, readerToken: token.token, provisioning: provisioning,
+                    dataDirectory: directory))
         }
     }
 
@@ -155,7 +158,7 @@ struct LiveGateway {
 
     /// The issuer's available balance of `card`.
     func balance(_ card: TestCard) async throws -> Int? {
-        let keys = try IssuerKeys.test
+        let keys = try #require(application.embeddedIssuerKeys)
         return try await SQLIssuerRepository(database: application.database)
             .account(keys.keyedHash(of: try PAN(card.pan)))?.availableBalance
     }

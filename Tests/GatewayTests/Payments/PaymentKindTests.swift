@@ -1,3 +1,4 @@
+import Crypto
 import EMV
 import Foundation
 import Gateway
@@ -83,6 +84,43 @@ struct PaymentKindTests {
                 #expect(!haystack.contains(card.pan), "PAN of \(card)")
                 for separator in ["=", "D", "d"] {
                     #expect(!haystack.contains(card.pan + separator), "track 2 of \(card)")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "no PAN is recoverable from the data directory without the key file: not with the public test keys, not in clear",
+        arguments: TestDatabases.kinds)
+    func dataAtRest(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let card = try #require(TestCards.card(.approve, .visa))
+            #expect(try await gateway.pay(try gateway.tapper(card)).status == .created)
+            let rows = try await gateway.application.database.query(
+                "SELECT keyed_pan, encrypted_pan FROM issuer_accounts")
+            #expect(rows.count == (TestCards.all + TestCards.loadTestCards).count)
+            // What anyone has without the key file: the test issuer's published data keys.
+            let published = try IssuerKeys.test
+            let publishedEncryptionKey = SymmetricKey(data: [UInt8](repeating: 0x22, count: 32))
+            let keyedPANs = Set(try rows.map { try $0.blob("keyed_pan") })
+            for card in TestCards.all + TestCards.loadTestCards {
+                #expect(!keyedPANs.contains(published.keyedHash(of: try PAN(card.pan)).bytes), "\(card)")
+            }
+            for row in rows {
+                let box = try AES.GCM.SealedBox(combined: try row.blob("encrypted_pan"))
+                #expect(throws: (any Error).self) {
+                    try AES.GCM.open(box, using: publishedEncryptionKey, authenticating: try row.blob("keyed_pan"))
+                }
+            }
+            // With the key file's secret, the issuer finds its accounts.
+            #expect(try await gateway.balance(card) == TestCards.balance - 1_000)
+            // No file of the data directory but the key file holds a PAN in clear.
+            let files = try FileManager.default.contentsOfDirectory(
+                at: gateway.dataDirectory, includingPropertiesForKeys: nil)
+            for file in files where file.lastPathComponent != GatewayKeys.fileName {
+                let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+                for card in TestCards.all + TestCards.loadTestCards {
+                    #expect(!text.contains(card.pan), "\(file.lastPathComponent): \(card)")
                 }
             }
         }

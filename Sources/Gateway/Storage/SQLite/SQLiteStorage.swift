@@ -53,6 +53,7 @@ public final class SQLiteStorage: SQLDatabase {
     public static func open(path: String?, logger: Logger = Logger(label: "contactless.sqlite")) async throws(
         StorageError
     ) -> SQLiteStorage {
+        if let path { try SQLiteFiles.makePrivate(databasePath: path) }
         let handle: SQLiteHandle
         do {
             handle = try SQLiteHandle(path: path)
