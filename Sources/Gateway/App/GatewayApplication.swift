@@ -125,6 +125,8 @@ public struct GatewayApplication: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: RequestBodyLimit(limit: maxRequestBodySize))
+        let allowedMethods = AllowedMethods()
+        router.add(middleware: allowedMethods)
         router.get("health") { _, _ in "ok" }
         router.get("metrics") { _, _ in metrics.exposition() }
         let tokens = await ReaderTokenAuthority(keys: keys, clock: clock)
@@ -142,6 +144,7 @@ public struct GatewayApplication: Sendable {
             metrics: metrics)
         paymentController.addRoutes(to: api)
         ApplePayController(payments: paymentController, acceptance: applePay).addRoutes(to: api)
+        allowedMethods.load(router.routes)
         return router
     }
 }

@@ -20,6 +20,42 @@ public struct GatewayRequestContext: RequestContext {
     /// ``RequestBodyLimit`` has run, 64 KiB before.
     public var maxUploadSize: Int = GatewayConfiguration.defaultMaxRequestBodySize
 
+    /// The path parameter `name`, percent-decoded (`till%3A7` is `till:7`).
+    /// - Throws: ``GatewayAPIError/Code/invalidRequest`` for a malformed percent-encoding.
+    public func pathParameter(_ name: String) throws -> String {
+        let raw = Array(try parameters.require(name).utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(raw.count)
+        var index = 0
+        while index < raw.count {
+            guard raw[index] == UInt8(ascii: "%") else {
+                decoded.append(raw[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < raw.count, let high = Self.hexValue(raw[index + 1]), let low = Self.hexValue(raw[index + 2])
+            else {
+                throw GatewayAPIError(
+                    code: .invalidRequest, message: "the path parameter \(name) is not valid percent-encoding")
+            }
+            decoded.append(high << 4 | low)
+            index += 3
+        }
+        guard let text = String(validating: decoded, as: UTF8.self) else {
+            throw GatewayAPIError(code: .invalidRequest, message: "the path parameter \(name) is not UTF-8")
+        }
+        return text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
     /// The API's request decoder.
     public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
 
@@ -41,6 +77,12 @@ public struct APIRequestDecoder: RequestDecoder {
     /// Decodes `type` from body bytes with the API's JSON rules (plain JSON of a `PlainJSONDecodable` type without
     /// `JSONDecoder`); a `DecodingError` becomes ``GatewayAPIError/Code/invalidRequest`` naming the coding path only.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        // Foundation's decoder (and the plain reader) accept some things JSON does not, such as a trailing comma.
+        do {
+            try StrictJSON.validate(data)
+        } catch {
+            throw GatewayAPIError(code: .invalidRequest, message: "the body is not JSON: \(error.message)")
+        }
         if let plain = (T.self as? any PlainJSONDecodable.Type)?.plainDecoded(from: data) as? T { return plain }
         do {
             return try JSONDecoder.gatewayAPI.decode(T.self, from: data)

@@ -43,7 +43,7 @@ public struct DeviceController: Sendable {
 
     @Sendable func prepare(request: Request, context: GatewayRequestContext) async throws -> Response {
         let caller = try context.requireCaller(.readerToken)
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         try await DomainError.mapped { try Device.validate(id: deviceId) }
         guard let merchant = try await merchants.merchant(id: caller.merchantId) else {
             throw GatewayAPIError(code: .notFound, message: "the token's merchant does not exist")

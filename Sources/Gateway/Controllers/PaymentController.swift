@@ -57,28 +57,28 @@ struct PaymentController: Sendable {
         }
         group.get("v1/payments/:id") { _, context in
             JSONResponse(
-                try await service.payment(try context.parameters.require("id"), caller: try Self.caller(context)))
+                try await service.payment(try context.pathParameter("id"), caller: try Self.caller(context)))
         }
         group.post("v1/payments/:id/pin") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathParameter("id")
             return try await mutate(request, context) { (body: PINSubmission, caller, _) in
                 JSONResponse(try await service.submitPIN(body, paymentId: id, caller: caller))
             }
         }
         group.post("v1/payments/:id/capture") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathParameter("id")
             return try await mutate(request, context) { (body: CaptureRequest, caller, _) in
                 JSONResponse(try await service.capture(id, amount: body.amount, caller: caller))
             }
         }
         group.post("v1/payments/:id/void") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathParameter("id")
             return try await mutate(request, context) { (_: EmptyBody, caller, _) in
                 JSONResponse(try await service.void(id, caller: caller))
             }
         }
         group.post("v1/payments/:id/refunds") { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathParameter("id")
             return try await mutate(request, context) { (body: CreateRefundRequest, caller, _) in
                 JSONResponse(try await service.refund(id, request: body, caller: caller), status: .created)
             }
@@ -86,7 +86,7 @@ struct PaymentController: Sendable {
         group.get("v1/payments/:id/refunds") { _, context in
             JSONResponse(
                 try await service.refunds(
-                    ofPayment: try context.parameters.require("id"), caller: try Self.caller(context)))
+                    ofPayment: try context.pathParameter("id"), caller: try Self.caller(context)))
         }
         group.post("v1/refunds") { request, context in
             try await mutate(request, context) { (body: CreateRefundRequest, caller, _) in

@@ -264,9 +264,13 @@ struct PaymentService: Sendable {
         }
     }
 
+    /// The currency of an ISO 4217 alphabetic code as the API spells it: three upper-case letters (`EUR`, not `eur`).
     static func currency(_ code: String) throws(GatewayAPIError) -> Currency {
-        guard let currency = Currency(alphabeticCode: code) else {
-            throw GatewayAPIError(code: .invalidRequest, message: "currency is not an ISO 4217 code")
+        guard code.utf8.count == 3, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) }),
+            let currency = Currency(alphabeticCode: code)
+        else {
+            throw GatewayAPIError(
+                code: .invalidRequest, message: "currency is not an ISO 4217 code of three upper-case letters")
         }
         return currency
     }

@@ -22,7 +22,7 @@ public struct GatewayAPIError: CodedError {
             case pinNotAllowed, incorrectPIN, pinTryExceeded
             case paymentDeclined, issuerUnavailable, unavailable, internalError
             case paymentTokenInvalid, paymentTokenReplayed, paymentTokenExpired
-            case payloadTooLarge
+            case payloadTooLarge, methodNotAllowed
         }
 
         private let base: Base
@@ -43,6 +43,7 @@ public struct GatewayAPIError: CodedError {
             case .paymentDeclined, .incorrectPIN, .pinTryExceeded: 402
             case .forbidden, .adminRequired, .accountNotLinked, .relinkNotAllowed, .merchantBlocked: 403
             case .notFound: 404
+            case .methodNotAllowed: 405
             case .accountAlreadyLinked, .invalidState, .amountExceedsAvailable, .idempotencyKeyReused,
                 .idempotencyKeyInUse, .cardDataReplayed, .pinNotAllowed, .paymentTokenReplayed:
                 409
@@ -118,6 +119,8 @@ public struct GatewayAPIError: CodedError {
         /// ``tokenExpired``, which is the reader token's (401).
         public static let paymentTokenExpired = Code(.paymentTokenExpired)
 
+        /// The path is served, but not with this method; the `Allow` header lists the methods it takes.
+        public static let methodNotAllowed = Code(.methodNotAllowed)
         /// The request body is larger than the gateway accepts; the detail gives the limit in bytes.
         public static let payloadTooLarge = Code(.payloadTooLarge)
 
