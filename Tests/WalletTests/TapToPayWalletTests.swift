@@ -21,7 +21,7 @@ import Wallet
             // The wallet's issuer is the gateway's: the same accounts, token vault and digitizations, in the
             // gateway's database.
             let repository = SQLIssuerRepository(database: gateway.application.database)
-            let host = IssuerHost(keys: try IssuerKeys.test, repository: repository)
+            let host = IssuerHost(keys: try #require(gateway.application.embeddedIssuerKeys), repository: repository)
             let outbox = OneTimeCodeOutbox()
             let digitization = DigitizationService(
                 vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: gateway.clock.function)

@@ -36,7 +36,7 @@ extension TestGateway {
     /// to the phone, its configuration's events already checked and taken.
     func withShop(
         deviceID: String = "phone-\(UUID().uuidString.prefix(8))", merchant: TestMerchant? = nil,
-        connect: Bool = true, firstOnDevice: Bool = true, savedDevice: Device? = nil,
+        connect: Bool = true, savedDevice: Device? = nil,
         backend: (@Sendable (GatewayMerchantBackend) -> any MerchantBackend)? = nil,
         pinPad: @escaping @Sendable (PINEntryRequest) async -> PINEntry = { _ in .cancelled },
         _ body: @Sendable (Shop) async throws -> Void
@@ -57,9 +57,9 @@ extension TestGateway {
                 try await sdk.configureReaderTypes([.tapToPay])
                 try await sdk.setDisplayName(Shop.displayName)
                 try await sdk.connect(.tapToPay)
-                // Only a device's first prepare at the PSP reports progress, whichever merchant it is for.
-                try await events.expect(
-                    firstOnDevice ? ReaderSDK.Event.firstConfiguration : ReaderSDK.Event.reconfiguration)
+                // Only a merchant's first prepare of a device reports progress: the PSP registers the phone for
+                // each merchant on its own (its own terminal id and PIN key).
+                try await events.expect(ReaderSDK.Event.firstConfiguration)
             }
             try await body(shop)
         }
