@@ -81,6 +81,8 @@ public struct GatewayApplication: Sendable {
             issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
         let startup = StartupGate()
         let idempotencyKeys = IdempotencyStore(retention: configuration.idempotencyRetention)
+        let revocations = TokenRevocations(database: database, logger: logger)
+        services.append(revocations)
         let abandonedAfter = configuration.issuerTimeout.timeInterval + 30
         services.append(
             ReversalService(
@@ -98,7 +100,8 @@ public struct GatewayApplication: Sendable {
         let router = try await buildRouter(
             database: database, keys: keys, payments: payments, metrics: metrics,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock,
-            applePay: applePay, idempotencyKeys: idempotencyKeys, maxRequestBodySize: configuration.maxRequestBodySize)
+            applePay: applePay, idempotencyKeys: idempotencyKeys, revocations: revocations,
+            maxRequestBodySize: configuration.maxRequestBodySize)
         var application = Application(
             router: router,
             configuration: ApplicationConfiguration(
@@ -119,7 +122,7 @@ public struct GatewayApplication: Sendable {
     static func buildRouter(
         database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
         policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date, applePay: ApplePayAcceptance,
-        idempotencyKeys: IdempotencyStore, maxRequestBodySize: Int
+        idempotencyKeys: IdempotencyStore, revocations: TokenRevocations, maxRequestBodySize: Int
     ) async throws -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -129,12 +132,13 @@ public struct GatewayApplication: Sendable {
         router.add(middleware: allowedMethods)
         router.get("health") { _, _ in "ok" }
         router.get("metrics") { _, _ in metrics.exposition() }
-        let tokens = await ReaderTokenAuthority(keys: keys, clock: clock)
+        let tokens = await ReaderTokenAuthority(keys: keys, revocations: revocations, clock: clock)
         let merchants = MerchantRepository(database: database)
         let api = router.group().add(
             middleware: Authenticator(apiKeys: APIKeyRepository(database: database), tokens: tokens))
         ReaderTokenController(users: MerchantUserRepository(database: database), tokens: tokens).addRoutes(to: api)
         AccountLinkController(merchants: merchants, clock: clock).addRoutes(to: api)
+        TokenRevocationController(revocations: revocations, clock: clock).addRoutes(to: api)
         DeviceController(
             merchants: merchants, devices: DeviceRepository(database: database), keys: keys, tokens: tokens,
             policy: policy, clock: clock

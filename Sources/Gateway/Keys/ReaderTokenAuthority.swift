@@ -7,7 +7,8 @@ import JWTKit
 ///
 /// Verification maps every failure to the API's codes: a bad signature, another key, a malformed token or unknown
 /// claims → ``GatewayAPIError/Code/invalidReaderToken``; a valid token past its expiry (by the injected clock) →
-/// ``GatewayAPIError/Code/tokenExpired``.
+/// ``GatewayAPIError/Code/tokenExpired``; a token covered by a revocation (``TokenRevocations``) →
+/// ``GatewayAPIError/Code/tokenRevoked``.
 public struct ReaderTokenAuthority: Sendable {
     /// The longest session a prepare issues.
     public static let sessionLifetime: TimeInterval = 12 * 60 * 60
@@ -16,11 +17,15 @@ public struct ReaderTokenAuthority: Sendable {
     private let keyId: String
     private let clock: @Sendable () -> Date
     private let verified = VerifiedTokenCache()
+    private let revocations: TokenRevocations?
 
-    /// Creates an authority with the signing key of `keys`.
-    public init(keys: GatewayKeys, clock: @escaping @Sendable () -> Date = { Date() }) async {
+    /// Creates an authority with the signing key of `keys`, refusing what `revocations` revokes.
+    public init(
+        keys: GatewayKeys, revocations: TokenRevocations? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) async {
         collection = JWTKeyCollection()
         keyId = keys.signingKeyId
+        self.revocations = revocations
         self.clock = clock
         // The signing key is a valid P-256 key by construction, so wrapping it cannot fail.
         if let key = try? ES256PrivateKey(backing: keys.signingKey) {
@@ -53,7 +58,8 @@ public struct ReaderTokenAuthority: Sendable {
     }
 
     /// The caller a reader token or session stands for.
-    /// - Throws: ``GatewayAPIError/Code/invalidReaderToken`` or ``GatewayAPIError/Code/tokenExpired``.
+    /// - Throws: ``GatewayAPIError/Code/invalidReaderToken``, ``GatewayAPIError/Code/tokenExpired`` or
+    ///   ``GatewayAPIError/Code/tokenRevoked``.
     public func verify(_ token: String) async throws(GatewayAPIError) -> Caller {
         let claims: ReaderClaims
         if let known = verified.claims(of: token) {
@@ -69,6 +75,11 @@ public struct ReaderTokenAuthority: Sendable {
         }
         guard Int(clock().timeIntervalSince1970.rounded(.down)) < claims.exp else {
             throw GatewayAPIError(code: .tokenExpired, message: "the token has expired")
+        }
+        if let revocations,
+            revocations.isRevoked(merchantId: claims.mid, deviceId: claims.did, userId: claims.sub, issuedAt: claims.iat)
+        {
+            throw GatewayAPIError(code: .tokenRevoked, message: "the token was revoked")
         }
         switch claims.kind {
         case .readerToken:

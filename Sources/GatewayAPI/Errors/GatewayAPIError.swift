@@ -22,7 +22,7 @@ public struct GatewayAPIError: CodedError {
             case pinNotAllowed, incorrectPIN, pinTryExceeded
             case paymentDeclined, issuerUnavailable, unavailable, internalError
             case paymentTokenInvalid, paymentTokenReplayed, paymentTokenExpired
-            case payloadTooLarge, methodNotAllowed
+            case payloadTooLarge, methodNotAllowed, tokenRevoked
         }
 
         private let base: Base
@@ -39,7 +39,7 @@ public struct GatewayAPIError: CodedError {
         public var httpStatus: Int {
             switch base {
             case .invalidRequest, .amountMismatch, .cardDataInvalid, .paymentTokenInvalid: 400
-            case .unauthorized, .invalidReaderToken, .tokenExpired: 401
+            case .unauthorized, .invalidReaderToken, .tokenExpired, .tokenRevoked: 401
             case .paymentDeclined, .incorrectPIN, .pinTryExceeded: 402
             case .forbidden, .adminRequired, .accountNotLinked, .relinkNotAllowed, .merchantBlocked: 403
             case .notFound: 404
@@ -71,6 +71,8 @@ public struct GatewayAPIError: CodedError {
         public static let invalidReaderToken = Code(.invalidReaderToken)
         /// The reader token's or reader session's expiry has passed.
         public static let tokenExpired = Code(.tokenExpired)
+        /// The reader token or session was revoked (its device's, its user's or all of the merchant's tokens).
+        public static let tokenRevoked = Code(.tokenRevoked)
         /// Only a merchant admin may accept the Terms and Conditions.
         public static let adminRequired = Code(.adminRequired)
         /// The merchant has not accepted the Terms and Conditions.

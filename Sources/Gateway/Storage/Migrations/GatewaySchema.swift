@@ -136,6 +136,17 @@ public enum GatewaySchema {
                 "CREATE INDEX idempotency_keys_by_creation ON idempotency_keys (created_at)",
             ]
         },
+        Migration(version: 7, name: "token revocations") { _ in
+            [
+                """
+                CREATE TABLE token_revocations (
+                    merchant_id TEXT NOT NULL REFERENCES merchants (id), scope TEXT NOT NULL, subject TEXT NOT NULL,
+                    revoked_up_to BIGINT NOT NULL, changed_at BIGINT NOT NULL,
+                    PRIMARY KEY (merchant_id, scope, subject))
+                """,
+                "CREATE INDEX token_revocations_by_change ON token_revocations (changed_at)",
+            ]
+        },
     ]
 
     /// The migrator for these steps.
