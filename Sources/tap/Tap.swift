@@ -8,7 +8,7 @@ struct Tap: AsyncParsableCommand {
         abstract: "Contactless: an open EMV contactless payment stack.",
         subcommands: [
             Demo.self, Emulate.self, Read.self, Readers.self, CryptoCommand.self, ISO8583Command.self, Bench.self,
-            MerchantCommand.self, IssuerCommand.self, Serve.self, ApplePayCommand.self, WalletCommand.self,
+            MerchantCommand.self, IssuerCommand.self, Serve.self, ApplePayCommand.self, WalletCommand.self, Seal.self,
         ]
     )
 }

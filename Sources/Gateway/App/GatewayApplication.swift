@@ -81,7 +81,7 @@ public struct GatewayApplication: Sendable {
             issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
         let startup = StartupGate()
         let idempotencyKeys = IdempotencyStore(retention: configuration.idempotencyRetention)
-        let revocations = TokenRevocations(database: database, logger: logger)
+        let revocations = TokenRevocations(database: database, interval: .seconds(1), logger: logger, startup: startup)
         services.append(revocations)
         let abandonedAfter = configuration.issuerTimeout.timeInterval + 30
         services.append(

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Checks that request bytes are JSON as RFC 8259 defines it, before a lenient decoder reads them: Foundation's
-/// `JSONDecoder` takes `{"a": 1,}`, and the API promises to refuse what is not JSON.
+/// `JSONDecoder` takes `{"a": 1,}`, and the API promises to refuse what is not JSON. It also refuses `null`: the API
+/// leaves out an optional field that has no value, and a decoder would read an explicit `null` as absent, so a body
+/// the document calls invalid would pass.
 ///
 /// One pass over the bytes, nesting capped at ``maximumDepth``; only the syntax is checked, the decoder reads the
 /// values. Errors give the byte offset, never the bytes.
@@ -59,7 +61,7 @@ enum StrictJSON {
             case UInt8(ascii: "\""): try string()
             case UInt8(ascii: "t"): try literal("true")
             case UInt8(ascii: "f"): try literal("false")
-            case UInt8(ascii: "n"): try literal("null")
+            case UInt8(ascii: "n"): throw failure("null (leave the field out)")
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
             default: throw failure("unexpected character")
             }

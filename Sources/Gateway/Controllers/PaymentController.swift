@@ -49,9 +49,15 @@ struct PaymentController: Sendable {
                 }
                 return limit
             }
+            let last4 = try query.get("last4").map { (text: String) throws(GatewayAPIError) in
+                guard text.utf8.count == 4, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                    throw GatewayAPIError(code: .invalidRequest, message: "last4 must be four digits")
+                }
+                return text
+            }
             return JSONResponse(
                 try await service.payments(
-                    caller: caller, status: status, last4: query.get("last4"),
+                    caller: caller, status: status, last4: last4,
                     startingAfter: query.get("startingAfter"),
                     limit: limit ?? 20))
         }
@@ -130,5 +136,18 @@ struct PaymentController: Sendable {
         try context.requireCaller(.apiKey, .readerSession)
     }
 
-    private struct EmptyBody: Decodable {}
+    /// A body that must be a JSON object (`{}` or one with fields the route ignores).
+    private struct EmptyBody: Decodable {
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            // A synthesized init of a struct without fields reads nothing, and would take `false` or `[]`.
+            _ = try decoder.container(keyedBy: AnyKey.self)
+        }
+    }
 }

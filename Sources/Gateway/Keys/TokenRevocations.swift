@@ -13,6 +13,8 @@ public final class TokenRevocations: Service, @unchecked Sendable {
     private let database: any SQLDatabase
     private let interval: Duration
     private let logger: Logger
+    /// Opens once the schema is migrated; nil when it already is.
+    private let startup: StartupGate?
     private let lock = NSLock()
     /// Revoked up to (seconds since 1970), by merchant, then by scope key (`device:…`, `user:…`, `merchant`).
     private var revoked: [String: [String: Int]] = [:]
@@ -20,10 +22,15 @@ public final class TokenRevocations: Service, @unchecked Sendable {
     private var seenUpTo = -1
 
     /// A copy of `database`'s revocations, refreshed every `interval` while it runs as a service.
-    public init(database: any SQLDatabase, interval: Duration = .seconds(1), logger: Logger) {
+    public convenience init(database: any SQLDatabase, interval: Duration = .seconds(1), logger: Logger) {
+        self.init(database: database, interval: interval, logger: logger, startup: nil)
+    }
+
+    init(database: any SQLDatabase, interval: Duration, logger: Logger, startup: StartupGate?) {
         self.database = database
         self.interval = interval
         self.logger = logger
+        self.startup = startup
     }
 
     /// Whether a token of `merchantId` issued at `issuedAt` (seconds) for `deviceId` or `userId` is revoked.
@@ -97,6 +104,11 @@ public final class TokenRevocations: Service, @unchecked Sendable {
 
     /// Polls every ``interval`` until the service group shuts down.
     public func run() async throws {
+        // Polled rather than awaited, as the reversal sweep does: a start that fails cannot leave it waiting.
+        while let startup, await !startup.isOpen {
+            if Task.isShuttingDownGracefully || Task.isCancelled { return }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do {
                 try await refresh()

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -23,10 +25,14 @@ enum SQLiteFiles {
         }
         close(descriptor)
         for path in [databasePath, databasePath + "-wal", databasePath + "-shm"] {
-            var status = stat()
-            guard stat(path, &status) == 0 else { continue }
-            guard status.st_mode & 0o077 != 0 else { continue }
-            guard chmod(path, status.st_mode & 0o700) == 0 else {
+            guard
+                let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber,
+                mode.intValue & 0o077 != 0
+            else { continue }
+            do {
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: mode.intValue & 0o700], ofItemAtPath: path)
+            } catch {
                 throw StorageError(.connectionFailed, "cannot make \(path) private (chmod 600)")
             }
         }
