@@ -120,7 +120,7 @@ import Testing
 
     @Test(arguments: [
         "1795003600", "1795003600.5", "1795003600.123456789", "1.7950036e9", "-1", "0", "1e400", "-0", "1E-7",
-        "0.30000000000000004", "17950036001234567890",
+        "0.30000000000000004", "17950036001234567890", "01795003600", "-01", "00.5",
     ])
     func readsCreatedAtAsJSONDecoderDoes(seconds: String) throws {
         var random = SeededRandomNumberGenerator(seed: 9)

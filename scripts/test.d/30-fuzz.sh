@@ -1,6 +1,8 @@
 # libFuzzer targets: each folder under Fuzz/ holds <Name>Fuzz.swift (the LLVMFuzzerTestOneInput entry point) and
-# `sources`, the globs of the module files it is compiled with. swiftc builds each one directly (no SwiftPM, no
-# dependencies), so the fuzzed code stays free of Crypto and BigInt. Zero crashes allowed.
+# `sources`, the globs of the module files it is compiled with; an optional `modules` names the modules those files
+# import, one a line as `Name globs…`, compiled first (in order, instrumented too) as static libraries. swiftc builds
+# each one directly (no SwiftPM, no dependencies), so the fuzzed code stays free of Crypto and BigInt: a module is
+# given only the files the parser needs. Zero crashes allowed.
 set -euo pipefail
 shopt -s nullglob
 cd "$ROOT"
@@ -12,9 +14,24 @@ for dir in Fuzz/*/; do
     # shellcheck disable=SC2046 # the globs in `sources` are meant to expand
     sources=$(cd "$ROOT" && echo $(cat "$dir/sources"))
     echo "fuzz target $name: compiling"
+    libraries=".fuzz/$name-modules"
+    rm -rf "$libraries"
+    mkdir -p "$libraries"
+    links=()
+    if [ -f "$dir/modules" ]; then
+        while read -r module globs; do
+            [ -n "$module" ] || continue
+            # shellcheck disable=SC2086 # the globs are meant to expand
+            swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name contactless -emit-library -static -module-name "$module" \
+                -I "$libraries" -emit-module -emit-module-path "$libraries/$module.swiftmodule" \
+                $globs -o "$libraries/lib$module.a"
+            # A static library must come before the ones it uses: the last module first.
+            links=("-l$module" "${links[@]}")
+        done < "$dir/modules"
+    fi
     # ld.gold warns about every asan helper symbol; the warnings are harmless noise.
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "${name}Fuzz" \
-        $sources "$entry" -o ".fuzz/$name" 2> >(grep -v "Cannot export local symbol" >&2)
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name contactless -module-name "${name}Fuzz" -I "$libraries" \
+        -L "$libraries" "${links[@]}" $sources "$entry" -o ".fuzz/$name" 2> >(grep -v "Cannot export local symbol" >&2)
     corpus=".fuzz/$name-corpus"
     mkdir -p "$corpus"
     seeds=()

@@ -76,7 +76,10 @@ package struct PlainJSONReader {
         skipWhitespace()
         let start = offset
         _ = take(UInt8(ascii: "-"))
-        guard digits() > 0 else { return nil }
+        let integerStart = offset
+        let integerDigits = digits()
+        // JSON has no leading zeros (`0900`); JSONDecoder refuses them, so this reader does too.
+        guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
         if take(UInt8(ascii: ".")) { guard digits() > 0 else { return nil } }
         if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
             if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
