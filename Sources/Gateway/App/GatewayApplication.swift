@@ -54,7 +54,10 @@ public struct GatewayApplication: Sendable {
             } else {
                 issuerKeys = try IssuerKeys.test
                 logger.warning(
-                    "the key file predates per-install issuer keys: the embedded issuer's accounts are encrypted under the public test keys; start on a new data directory to protect them")
+                    """
+                    the key file predates per-install issuer keys: the embedded issuer's accounts are encrypted \
+                    under the public test keys; start on a new data directory to protect them
+                    """)
             }
             embeddedIssuerKeys = issuerKeys
             migrations.append {
@@ -144,7 +147,8 @@ public struct GatewayApplication: Sendable {
             policy: policy, clock: clock
         ).addRoutes(to: api)
         let paymentController = PaymentController(
-            service: payments, idempotency: IdempotentResponder(database: database, clock: clock, store: idempotencyKeys),
+            service: payments,
+            idempotency: IdempotentResponder(database: database, clock: clock, store: idempotencyKeys),
             metrics: metrics)
         paymentController.addRoutes(to: api)
         ApplePayController(payments: paymentController, acceptance: applePay).addRoutes(to: api)

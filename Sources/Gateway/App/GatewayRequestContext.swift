@@ -33,7 +33,8 @@ public struct GatewayRequestContext: RequestContext {
                 index += 1
                 continue
             }
-            guard index + 2 < raw.count, let high = Self.hexValue(raw[index + 1]), let low = Self.hexValue(raw[index + 2])
+            guard index + 2 < raw.count, let high = Self.hexValue(raw[index + 1]),
+                let low = Self.hexValue(raw[index + 2])
             else {
                 throw GatewayAPIError(
                     code: .invalidRequest, message: "the path parameter \(name) is not valid percent-encoding")

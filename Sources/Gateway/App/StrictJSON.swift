@@ -53,7 +53,9 @@ enum StrictJSON {
         }
 
         mutating func value(depth: Int) throws(Failure) {
-            guard depth < StrictJSON.maximumDepth else { throw failure("nesting deeper than \(StrictJSON.maximumDepth)") }
+            guard depth < StrictJSON.maximumDepth else {
+                throw failure("nesting deeper than \(StrictJSON.maximumDepth)")
+            }
             guard let byte = current else { throw failure("unexpected end") }
             switch byte {
             case UInt8(ascii: "{"): try object(depth: depth)
@@ -68,46 +70,41 @@ enum StrictJSON {
         }
 
         mutating func object(depth: Int) throws(Failure) {
-            index += 1
-            skipWhitespace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            while true {
-                skipWhitespace()
-                guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
-                try string()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"), "':'")
-                skipWhitespace()
-                try value(depth: depth + 1)
-                skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                try expect(UInt8(ascii: "}"), "',' or '}'")
-                return
+            try elements(closing: UInt8(ascii: "}"), what: "'}'") { (reader) throws(Failure) in
+                guard reader.current == UInt8(ascii: "\"") else { throw reader.failure("expected a member name") }
+                try reader.string()
+                reader.skipWhitespace()
+                try reader.expect(UInt8(ascii: ":"), "':'")
+                reader.skipWhitespace()
+                try reader.value(depth: depth + 1)
             }
         }
 
         mutating func array(depth: Int) throws(Failure) {
+            try elements(closing: UInt8(ascii: "]"), what: "']'") { (reader) throws(Failure) in
+                try reader.value(depth: depth + 1)
+            }
+        }
+
+        /// After an opening bracket: nothing, or `element`s separated by commas, then `closing`.
+        mutating func elements(
+            closing: UInt8, what: String, _ element: (inout Reader) throws(Failure) -> Void
+        ) throws(Failure) {
             index += 1
             skipWhitespace()
-            if current == UInt8(ascii: "]") {
+            if current == closing {
                 index += 1
                 return
             }
             while true {
                 skipWhitespace()
-                try value(depth: depth + 1)
+                try element(&self)
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
                     index += 1
                     continue
                 }
-                try expect(UInt8(ascii: "]"), "',' or ']'")
+                try expect(closing, "',' or \(what)")
                 return
             }
         }
@@ -122,7 +119,8 @@ enum StrictJSON {
                     guard let escaped = current else { throw failure("unexpected end") }
                     index += 1
                     switch escaped {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                        UInt8(ascii: "f"),
                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         continue
                     case UInt8(ascii: "u"):

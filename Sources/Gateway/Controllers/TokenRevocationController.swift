@@ -20,7 +20,9 @@ public struct TokenRevocationController: Sendable {
         router.post("v1/token-revocations", use: revoke)
     }
 
-    @Sendable func revoke(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<TokenRevocation> {
+    @Sendable func revoke(request: Request, context: GatewayRequestContext) async throws -> JSONResponse<
+        TokenRevocation
+    > {
         let caller = try context.requireCaller(.apiKey)
         let body = try await request.decode(as: TokenRevocationRequest.self, context: context)
         let revocation = try await revocations.revoke(

@@ -78,7 +78,8 @@ public final class TokenRevocations: Service, @unchecked Sendable {
                 detail: "\(scope.rawValue)\(subject.map { " " + $0 } ?? "")")
         }
         remember(merchantId: merchantId, key: Self.key(scope, subject), upTo: second)
-        return TokenRevocation(scope: scope, subject: subject, revokedAt: Date(timeIntervalSince1970: TimeInterval(second)))
+        return TokenRevocation(
+            scope: scope, subject: subject, revokedAt: Date(timeIntervalSince1970: TimeInterval(second)))
     }
 
     /// Loads the rows changed since the last look.

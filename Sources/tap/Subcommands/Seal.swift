@@ -65,7 +65,9 @@ extension Tap {
             case "visa": card = TestCards.card(.approve, .visa)
             case "mastercard": card = TestCards.card(.approve, .mastercard)
             case let load where load.hasPrefix("load-"):
-                card = Int(load.dropFirst(5)).flatMap { TestCards.loadTestCards.indices.contains($0) ? TestCards.loadTestCards[$0] : nil }
+                card = Int(load.dropFirst(5)).flatMap {
+                    TestCards.loadTestCards.indices.contains($0) ? TestCards.loadTestCards[$0] : nil
+                }
             default: card = (TestCards.all + TestCards.loadTestCards).first { $0.pan == name }
             }
             guard let card else { throw ValidationError("--card \(name) is not a test card") }

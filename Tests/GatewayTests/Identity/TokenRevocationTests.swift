@@ -43,9 +43,10 @@ struct TokenRevocationTests {
 
             // A departed admin: their reader token cannot prepare any more; a new one can.
             let token = gateway.readerToken
-            let userId = try #require(try await gateway.application.database.query(
-                "SELECT id FROM merchant_users WHERE merchant_id = $1", [.text(gateway.merchantId)]
-            ).first?.text("id"))
+            let userId = try #require(
+                try await gateway.application.database.query(
+                    "SELECT id FROM merchant_users WHERE merchant_id = $1", [.text(gateway.merchantId)]
+                ).first?.text("id"))
             #expect(try await revoke(TokenRevocationRequest(userId: userId)).status == .created)
             let prepare = try await gateway.client.execute(
                 uri: "/v1/devices/phone-3/prepare", method: .post, headers: .bearer(token), body: nil)
@@ -78,13 +79,18 @@ struct TokenRevocationTests {
             _ = try await first.revoke(
                 TokenRevocationRequest(deviceId: "phone-1"), merchantId: merchant.id, actor: "test", now: now)
             #expect(first.isRevoked(merchantId: merchant.id, deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_000))
-            #expect(!second.isRevoked(merchantId: merchant.id, deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_000))
+            #expect(
+                !second.isRevoked(merchantId: merchant.id, deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_000))
             try await second.refresh()
-            #expect(second.isRevoked(merchantId: merchant.id, deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_000))
+            #expect(
+                second.isRevoked(merchantId: merchant.id, deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_000))
             // Issued after the revoked second: valid; another device or merchant: valid.
-            #expect(!second.isRevoked(merchantId: merchant.id, deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_001))
-            #expect(!second.isRevoked(merchantId: merchant.id, deviceId: "phone-2", userId: nil, issuedAt: 1_800_000_000))
-            #expect(!second.isRevoked(merchantId: "mer_other", deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_000))
+            #expect(
+                !second.isRevoked(merchantId: merchant.id, deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_001))
+            #expect(
+                !second.isRevoked(merchantId: merchant.id, deviceId: "phone-2", userId: nil, issuedAt: 1_800_000_000))
+            #expect(
+                !second.isRevoked(merchantId: "mer_other", deviceId: "phone-1", userId: nil, issuedAt: 1_800_000_000))
         }
     }
 }

@@ -25,7 +25,9 @@ struct HTTPConformanceTests {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
-        return (response.status.code, response.headers, try? JSONDecoder.gatewayAPI.decode(Problem.self, from: bytes), bytes)
+        return (
+            response.status.code, response.headers, try? JSONDecoder.gatewayAPI.decode(Problem.self, from: bytes), bytes
+        )
     }
 
     @Test("percent-encoded path parameters are decoded", arguments: TestDatabases.kinds)
@@ -42,7 +44,9 @@ struct HTTPConformanceTests {
         }
     }
 
-    @Test("bodies that are not JSON are refused on every route, a trailing comma included", arguments: TestDatabases.kinds)
+    @Test(
+        "bodies that are not JSON are refused on every route, a trailing comma included", arguments: TestDatabases.kinds
+    )
     func strictJSON(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let port = try #require(gateway.client.port)
@@ -61,12 +65,14 @@ struct HTTPConformanceTests {
             for (method, path, bearer) in routes {
                 for body in bodies {
                     let answer = try await Self.send(port: port, method: method, path: path, bearer: bearer, body: body)
-                    #expect(answer.status == 400 && answer.problem?.code == "invalidRequest", "\(path) \(body.suffix(20))")
+                    #expect(
+                        answer.status == 400 && answer.problem?.code == "invalidRequest", "\(path) \(body.suffix(20))")
                 }
             }
             // Nothing was paid, and the well-formed body still pays.
             #expect(try await gateway.balance(card) == TestCards.balance)
-            let paid = try await Self.send(port: port, method: .POST, path: "/v1/payments", bearer: gateway.session, body: valid)
+            let paid = try await Self.send(
+                port: port, method: .POST, path: "/v1/payments", bearer: gateway.session, body: valid)
             #expect(paid.status == 201)
         }
     }
@@ -86,7 +92,9 @@ struct HTTPConformanceTests {
         }
     }
 
-    @Test("an undeclared method on a served path is 405 with Allow; an unknown path stays 404", arguments: TestDatabases.kinds)
+    @Test(
+        "an undeclared method on a served path is 405 with Allow; an unknown path stays 404",
+        arguments: TestDatabases.kinds)
     func methodNotAllowed(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let port = try #require(gateway.client.port)

@@ -34,7 +34,9 @@ struct RequestLimitTests {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
-        return (response.status.code, try? JSONDecoder.gatewayAPI.decode(Problem.self, from: Data(bytes.readableBytesView)))
+        return (
+            response.status.code, try? JSONDecoder.gatewayAPI.decode(Problem.self, from: Data(bytes.readableBytesView))
+        )
     }
 
     @Test(

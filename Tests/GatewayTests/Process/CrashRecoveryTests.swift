@@ -263,11 +263,7 @@ struct CrashRecoveryTests {
                 ).map { try $0.text("action") }
                 #expect(actions.contains("reversed"), "\(id): \(actions)")
             }
-            // The embedded issuer's data keys come from the gateway's key file.
-            let secret = try #require(
-                try GatewayKeys.load(from: store.dataDirectory.appendingPathComponent(GatewayKeys.fileName))
-                    .embeddedIssuerSecret)
-            let keys = try IssuerKeys.test(dataKeysFrom: secret)
+            let keys = try store.embeddedIssuerKeys()
             let issuer = SQLIssuerRepository(database: database)
             for card in cards {
                 let spent = succeeded.filter { card.pan.hasPrefix($0.bin) && card.pan.hasSuffix($0.last4) }

@@ -1,6 +1,8 @@
 import Foundation
 import Gateway
+import Issuer
 import Logging
+import Testing
 
 /// Where the gateway processes of one test keep their data: a fresh data directory (the key file, and the SQLite
 /// file) and, for PostgreSQL, a fresh database; both go when the test ends.
@@ -31,5 +33,11 @@ struct ProcessStore: Sendable {
         let database = try await GatewayDatabase.open(
             dataDirectory: dataDirectory, databaseURL: databaseURL, logger: quiet)
         return try await GatewayDatabase.running(database, logger: quiet) { try await body(database) }
+    }
+
+    /// The keys of the issuer that ran inside the gateway on this store: its data keys come from the key file.
+    func embeddedIssuerKeys() throws -> IssuerKeys {
+        let keys = try GatewayKeys.load(from: dataDirectory.appendingPathComponent(GatewayKeys.fileName))
+        return try IssuerKeys.test(dataKeysFrom: try #require(keys.embeddedIssuerSecret))
     }
 }

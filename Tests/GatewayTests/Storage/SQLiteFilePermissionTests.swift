@@ -12,7 +12,8 @@ struct SQLiteFilePermissionTests {
 
     @Test("a new database and its -wal and -shm are 0600 whatever the umask; an old 0644 file is narrowed")
     func privateFiles() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-mode-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sqlite-mode-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent(GatewayDatabase.sqliteFileName).path
         // A permissive umask, as a shell's default would be.
