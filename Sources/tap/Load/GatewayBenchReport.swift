@@ -3,6 +3,10 @@ import Foundation
 
 /// What `tap bench gateway` found, as its `--json` prints it.
 struct GatewayBenchReport: Encodable {
+    /// `sqlite` or `postgres`.
+    var database = "sqlite"
+    /// Past payments in the database before measuring.
+    var pastPayments = 0
     /// The machine the figures are from.
     struct Machine: Encodable {
         var cores: Int
@@ -76,7 +80,8 @@ struct GatewayBenchReport: Encodable {
         func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
         var lines = [
             "gateway bench: \(machine.cores) cores, \(seconds) s per phase, \(connections) connections, "
-                + "durable SQLite, in-process issuer",
+                + "durable \(database == "sqlite" ? "SQLite" : "PostgreSQL"), in-process issuer, "
+                + "\(pastPayments) past payments",
             "  GET /health, closed loop:            \(rate(healthPerSecond)) requests/s",
             "  POST /v1/payments, closed loop:      \(rate(authorizationsPerSecond)) authorizations/s "
                 + "(\(authorizations)), p50 \(ms(p50Ms)), p99 \(ms(p99Ms)); "

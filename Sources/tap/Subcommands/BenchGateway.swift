@@ -26,12 +26,18 @@ extension Tap.Bench {
                 authorization unseals HPKE card data, sends an ISO 8583 0100 to the issuer (ARQC verified) and \
                 commits to disk before it is answered. Each worker taps its own load-test card (0.01 EUR a tap), so \
                 its ATCs reach the issuer in order; taps are made and sealed before each phase. Every payment must \
-                be 201 `succeeded`: anything else is counted by cause.
+                be 201 `succeeded`: anything else is counted by cause. --database runs it on PostgreSQL; \
+                --past-payments first writes that many past payments of the merchant (30 days of them, with their \
+                audit rows and a day's idempotency keys), to show whether latency grows with the history.
                 """)
 
         @Option(help: "Seconds each phase is measured (1–120).") var seconds = 10
         @Option(help: "Concurrent workers (connections) in the closed-loop phases (1–128).") var connections = 64
         @Option(help: "Authorizations per second in the open-loop phase (1–5000).") var rate = 500.0
+        @Option(help: ArgumentHelp("PostgreSQL instead of SQLite (an empty database).", valueName: "postgres://…"))
+        var database: String?
+        @Option(help: "Past payments written into the database before measuring (0 to 10000000).")
+        var pastPayments = 0
         @Flag(help: "Print one JSON object instead of text.") var json = false
 
         /// The closed-loop rate pre-made taps are sized for; a faster server leaves workers without taps (reported).
@@ -44,6 +50,9 @@ extension Tap.Bench {
                 throw ValidationError("--connections must be 1 to \(TestCards.loadTestCards.count)")
             }
             guard rate >= 1, rate <= 5_000 else { throw ValidationError("--rate must be 1 to 5000") }
+            guard (0...10_000_000).contains(pastPayments) else {
+                throw ValidationError("--past-payments must be 0 to 10000000")
+            }
         }
 
         func run() async throws {
@@ -65,7 +74,11 @@ extension Tap.Bench {
             let keysPerCard = warmUpPerWorker + rounds * closedMaximumPerWorker + (openPerWorker.max() ?? 0) + 8
             let progress: @Sendable (String) -> Void = { standardError("bench gateway: \($0)") }
 
-            let report = try await EmbeddedGateway.with(connections: openWorkers, progress: progress) { target in
+            let pastPayments = self.pastPayments
+            let database = self.database
+            var report = try await EmbeddedGateway.with(
+                connections: openWorkers, databaseURL: database, pastPayments: pastPayments, progress: progress
+            ) { target in
                 let supply = try TapSupply(workers: openWorkers, keysPerCard: keysPerCard, target: target)
                 let client = target.client
                 let bearer = "Bearer \(target.provisioning.session.token)"
@@ -125,6 +138,8 @@ extension Tap.Bench {
                     health: health, closed: closed, open: open, schedule: schedule, connections: connections,
                     seconds: seconds)
             }
+            report.database = database == nil ? "sqlite" : "postgres"
+            report.pastPayments = pastPayments
             if json {
                 try printJSON(report)
             } else {
