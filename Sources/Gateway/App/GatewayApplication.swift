@@ -41,7 +41,12 @@ public struct GatewayApplication: Sendable {
             dataDirectory: configuration.dataDirectory, databaseURL: configuration.databaseURL, logger: logger)
         var services: [any Service] = [database]
         // Run once the database's service runs (PostgreSQL's pool lives in it), before the server accepts.
-        var migrations: [@Sendable () async throws -> Void] = [{ try await GatewayDatabase.migrate(database) }]
+        var migrations: [@Sendable () async throws -> Void] = [
+            {
+                try await GatewayDatabase.migrate(database)
+                try await DataKeyStore(database: database).load(into: keys.dataKeyRing)
+            }
+        ]
         let issuerLink: any IssuerLink
         let embeddedIssuerKeys: IssuerKeys?
         switch configuration.issuer {
@@ -86,6 +91,10 @@ public struct GatewayApplication: Sendable {
         let idempotencyKeys = IdempotencyStore(retention: configuration.idempotencyRetention)
         let revocations = TokenRevocations(database: database, interval: .seconds(1), logger: logger, startup: startup)
         services.append(revocations)
+        services.append(
+            DataKeyRefresh(
+                store: DataKeyStore(database: database), ring: keys.dataKeyRing, interval: .seconds(1), logger: logger,
+                startup: startup))
         let abandonedAfter = configuration.issuerTimeout.timeInterval + 30
         services.append(
             ReversalService(

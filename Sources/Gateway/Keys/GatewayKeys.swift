@@ -28,8 +28,11 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
     /// The id of the HPKE key devices are told to seal to.
     public private(set) var currentCardDataKeyId: String
     private var cardDataKeys: [CardDataKey]
-    /// The AES-256 key for card data at rest; prefer ``seal(_:authenticating:)`` and ``open(_:authenticating:)``.
+    /// The AES-256 key for data at rest: it seals values itself until the first data key rotation, and wraps the
+    /// data keys (``dataKeyRing``) after; use ``seal(_:authenticating:)`` and ``open(_:authenticating:)``.
     public let dataKey: SymmetricKey
+    /// The data keys from the database, shared by every copy of these keys (see ``DataKeyRing``).
+    public let dataKeyRing: DataKeyRing
     /// 32 random bytes from which the issuer host that runs inside the gateway (`tap serve` without `--issuer`)
     /// derives the keys it protects PANs at rest with, so that the database alone gives away no PAN. Nil only for a
     /// key file written before it existed; such a data directory keeps the public test keys for its issuer.
@@ -53,6 +56,7 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
         self.cardDataKeys = cardDataKeys
         self.currentCardDataKeyId = currentCardDataKeyId
         self.dataKey = dataKey
+        dataKeyRing = DataKeyRing(keyEncryptionKey: dataKey)
         self.embeddedIssuerSecret = embeddedIssuerSecret
     }
 
@@ -191,25 +195,16 @@ public struct GatewayKeys: Sendable, CustomStringConvertible, CustomReflectable 
             replayStore: replayStore, clock: clock)
     }
 
-    /// Encrypts `plaintext` under the data key with AES-256-GCM, binding `authenticating` (e.g. the row's id);
-    /// returns nonce, ciphertext and tag.
+    /// Encrypts `plaintext` with AES-256-GCM under the current data key (``dataKeyRing``), binding
+    /// `authenticating` (e.g. the row's id).
     public func seal(_ plaintext: [UInt8], authenticating: [UInt8] = []) -> [UInt8] {
-        // AES-GCM with a fresh random nonce fails only for an invalid key size, which SymmetricKey(size:) rules out.
-        guard let box = try? AES.GCM.seal(plaintext, using: dataKey, authenticating: authenticating),
-            let combined = box.combined
-        else { return [] }
-        return Array(combined)
+        dataKeyRing.seal(plaintext, authenticating: authenticating)
     }
 
-    /// Decrypts what ``seal(_:authenticating:)`` returned.
+    /// Decrypts what ``seal(_:authenticating:)`` returned, under whichever key sealed it.
     /// - Throws: ``GatewayKeysError/Code/cannotOpen`` when the bytes or the authenticated data were altered.
     public func open(_ sealed: [UInt8], authenticating: [UInt8] = []) throws(GatewayKeysError) -> [UInt8] {
-        do {
-            return Array(
-                try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: dataKey, authenticating: authenticating))
-        } catch {
-            throw GatewayKeysError(.cannotOpen, "the data does not open under the data key")
-        }
+        try dataKeyRing.open(sealed, authenticating: authenticating)
     }
 
     /// Key ids only.

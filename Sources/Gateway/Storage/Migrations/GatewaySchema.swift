@@ -147,6 +147,15 @@ public enum GatewaySchema {
                 "CREATE INDEX token_revocations_by_change ON token_revocations (changed_at)",
             ]
         },
+        Migration(version: 8, name: "data keys wrapped by the key file's key") { dialect in
+            [
+                """
+                CREATE TABLE data_keys (
+                    id TEXT PRIMARY KEY, wrapped_key \(dialect.blobType) NOT NULL, created_at BIGINT NOT NULL,
+                    activated_at BIGINT NOT NULL)
+                """
+            ]
+        },
     ]
 
     /// The migrator for these steps.
