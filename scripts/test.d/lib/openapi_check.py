@@ -211,8 +211,10 @@ def check_exchange(spec, exchange, counts, stats):
         # The recording names the kind, never the credential.
         headers["Authorization"] = "Bearer recorded-" + credential
     body = exchange.get("requestBody")
+    # Path parameters are what the percent-encoded segments decode to (RFC 3986; the gateway decodes them so).
+    decoded_path = "/".join(urllib.parse.unquote(segment) for segment in path.split("/"))
     request = MockRequest(
-        HOST, method, path, args=urllib.parse.parse_qsl(exchange.get("query") or "", keep_blank_values=True),
+        HOST, method, decoded_path, args=urllib.parse.parse_qsl(exchange.get("query") or "", keep_blank_values=True),
         headers=headers, data=body.encode() if body is not None else None,
         content_type=exchange.get("contentType") or "application/json")
     response_headers = exchange["responseHeaders"]
