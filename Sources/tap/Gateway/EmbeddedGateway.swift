@@ -13,7 +13,10 @@ import NIOHTTP1
 /// cards), with one onboarded merchant and one prepared device, the way a merchant's server and a reader SDK set
 /// themselves up, and optionally a history of past payments.
 struct EmbeddedGateway: Sendable {
+    /// A client of the first node, which onboarding used.
     let client: LoadClient
+    /// A client of each node (the first node's is ``client``).
+    var clients: [LoadClient] = []
     let merchantId: String
     let deviceId: String
     /// The prepared device's provisioning: the PSP's HPKE key and the reader session.
@@ -21,21 +24,34 @@ struct EmbeddedGateway: Sendable {
 
     /// Starts the gateway (on `databaseURL`, or SQLite), onboards, writes `pastPayments` past payments of the
     /// merchant, runs `body`, then stops the gateway and removes its data directory.
+    /// With `nodes` above 1 (PostgreSQL only), that many gateways share the database and one key file, as a
+    /// scaled-out PSP's nodes do behind a load balancer; the first is onboarded.
     static func with<Result: Sendable>(
-        connections: Int, databaseURL: String? = nil, pastPayments: Int = 0,
-        progress: @escaping @Sendable (String) -> Void, _ body: @Sendable (EmbeddedGateway) async throws -> Result
+        connections: Int, databaseURL: String? = nil, pastPayments: Int = 0, nodes: Int = 1,
+        progress: @escaping @Sendable (String) -> Void,
+        _ body: @escaping @Sendable (EmbeddedGateway) async throws -> Result
     ) async throws -> Result {
         var logger = Logger(label: "tap.gateway")
         logger.logLevel = .critical
-        return try await RunningGateway.with(logger: logger) { directory in
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: shared) }
+        return try await withNodes(nodes, logger: logger) { directory in
             GatewayConfiguration(
-                port: 0, dataDirectory: directory, databaseURL: databaseURL,
+                port: 0, dataDirectory: nodes > 1 ? shared : directory, databaseURL: databaseURL,
                 caPublicKeys: try CardProfile.testCAPublicKeys)
-        } _: { running in
-            progress("gateway listening on 127.0.0.1:\(running.port), data in \(running.dataDirectory.path)")
+        } _: { nodes in
+            let running = nodes[0]
+            for node in nodes {
+                progress("gateway listening on 127.0.0.1:\(node.port), data in \(node.dataDirectory.path)")
+            }
             let client = LoadClient(host: "127.0.0.1", port: running.port, connections: connections)
+            let others = nodes.dropFirst().map {
+                LoadClient(host: "127.0.0.1", port: $0.port, connections: connections)
+            }
+            let clients = [client] + others
             do {
-                let target = try await onboard(running.application, client: client)
+                var target = try await onboard(running.application, client: client)
+                target.clients = clients
                 if pastPayments > 0 {
                     let history = PaymentHistory(
                         count: pastPayments, merchantId: target.merchantId, deviceId: target.deviceId, now: Date())
@@ -46,13 +62,27 @@ struct EmbeddedGateway: Sendable {
                     }
                 }
                 let result = try await body(target)
-                try await client.shutdown()
+                for client in clients { try await client.shutdown() }
                 return result
             } catch {
-                try? await client.shutdown()
+                for client in clients { try? await client.shutdown() }
                 throw error
             }
         }
+    }
+
+    /// Runs `body` with `count` gateways serving, each built from `configuration`.
+    private static func withNodes<Result: Sendable>(
+        _ count: Int, logger: Logger, configuration: @escaping @Sendable (URL) throws -> GatewayConfiguration,
+        _ body: @escaping @Sendable ([RunningGateway]) async throws -> Result
+    ) async throws -> Result {
+        @Sendable func start(_ started: [RunningGateway]) async throws -> Result {
+            guard started.count < count else { return try await body(started) }
+            return try await RunningGateway.with(logger: logger, configuration: configuration) { running in
+                try await start(started + [running])
+            }
+        }
+        return try await start([])
     }
 
     /// A merchant with an admin and an API key (in the database, as `tap merchant` makes them), then over HTTP: a

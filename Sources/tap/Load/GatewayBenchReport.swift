@@ -7,6 +7,16 @@ struct GatewayBenchReport: Encodable {
     var database = "sqlite"
     /// Past payments in the database before measuring.
     var pastPayments = 0
+    /// The closed loop over several nodes on one database (`--nodes`), beside the single node's.
+    struct Nodes: Encodable {
+        var nodes: Int
+        var authorizationsPerSecond: Double
+        var p50Ms: Double
+        var p99Ms: Double
+        var failures: Int
+    }
+    /// Nil with one node.
+    var nodes: Nodes?
     /// The machine the figures are from.
     struct Machine: Encodable {
         var cores: Int
@@ -92,6 +102,11 @@ struct GatewayBenchReport: Encodable {
                 + "p99 \(ms(openLoop.p99Ms)), max \(ms(openLoop.maxMs)) (\(openLoop.requests) requests, "
                 + "\(openLoop.workers) workers)",
         ]
+        if let nodes {
+            lines.append(
+                "  POST /v1/payments, closed loop over \(nodes.nodes) nodes: \(rate(nodes.authorizationsPerSecond)) "
+                    + "authorizations/s, p50 \(ms(nodes.p50Ms)), p99 \(ms(nodes.p99Ms)) (one node above)")
+        }
         if failures.total == 0 {
             lines.append("  failures: none")
         } else {

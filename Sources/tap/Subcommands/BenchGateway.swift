@@ -28,7 +28,9 @@ extension Tap.Bench {
                 its ATCs reach the issuer in order; taps are made and sealed before each phase. Every payment must \
                 be 201 `succeeded`: anything else is counted by cause. --database runs it on PostgreSQL; \
                 --past-payments first writes that many past payments of the merchant (30 days of them, with their \
-                audit rows and a day's idempotency keys), to show whether latency grows with the history.
+                audit rows and a day's idempotency keys), to show whether latency grows with the history. --nodes N \
+                (with --database) starts N gateways on the database with one key file; after the single node's \
+                closed loop, the same loop runs with each worker on one of the N.
                 """)
 
         @Option(help: "Seconds each phase is measured (1–120).") var seconds = 10
@@ -38,6 +40,8 @@ extension Tap.Bench {
         var database: String?
         @Option(help: "Past payments written into the database before measuring (0 to 10000000).")
         var pastPayments = 0
+        @Option(help: "Gateway nodes on the one --database: the closed loop is measured on one, then spread over all.")
+        var nodes = 1
         @Flag(help: "Print one JSON object instead of text.") var json = false
 
         /// The closed-loop rate pre-made taps are sized for; a faster server leaves workers without taps (reported).
@@ -52,6 +56,10 @@ extension Tap.Bench {
             guard rate >= 1, rate <= 5_000 else { throw ValidationError("--rate must be 1 to 5000") }
             guard (0...10_000_000).contains(pastPayments) else {
                 throw ValidationError("--past-payments must be 0 to 10000000")
+            }
+            guard (1...8).contains(nodes) else { throw ValidationError("--nodes must be 1 to 8") }
+            guard nodes == 1 || database != nil else {
+                throw ValidationError("--nodes above 1 needs --database postgres://…: nodes share one database")
             }
         }
 
@@ -76,8 +84,10 @@ extension Tap.Bench {
 
             let pastPayments = self.pastPayments
             let database = self.database
+            let nodes = self.nodes
             var report = try await EmbeddedGateway.with(
-                connections: openWorkers, databaseURL: database, pastPayments: pastPayments, progress: progress
+                connections: openWorkers, databaseURL: database, pastPayments: pastPayments, nodes: nodes,
+                progress: progress
             ) { target in
                 let supply = try TapSupply(workers: openWorkers, keysPerCard: keysPerCard, target: target)
                 let client = target.client
@@ -127,6 +137,20 @@ extension Tap.Bench {
                         })
                 }
 
+                // The same closed loop spread over every node, each worker on one, right after the single node's.
+                var spread: LoadPhase?
+                if target.clients.count > 1 {
+                    progress("making \(closedPerWorker * connections) taps for the closed loop over \(nodes) nodes")
+                    let bodies = Bodies(
+                        try await supply.bodies(counts: Array(repeating: closedPerWorker, count: connections)))
+                    let clients = target.clients
+                    progress("POST /v1/payments, closed loop over \(nodes) nodes, \(connections) workers, \(duration)")
+                    spread = await LoadPhase.closedLoop(workers: connections, duration: duration) { worker, index in
+                        guard let body = bodies.body(worker, index) else { return nil }
+                        return await Self.authorize(clients[worker % clients.count], bearer: bearer, body: body)
+                    }
+                }
+
                 progress("making \(schedule.requestCount) taps for the open loop")
                 let openBodies = Bodies(try await supply.bodies(counts: openPerWorker))
                 progress("POST /v1/payments, open loop, \(Int(rate))/s over \(openWorkers) workers, \(seconds) s")
@@ -134,9 +158,17 @@ extension Tap.Bench {
                     guard let body = openBodies.body(worker, number) else { return "noTap" }
                     return await Self.authorize(client, bearer: bearer, body: body)
                 }
-                return Self.report(
+                var report = Self.report(
                     health: health, closed: closed, open: open, schedule: schedule, connections: connections,
                     seconds: seconds)
+                if let spread {
+                    let summary = spread.latencies.summary()
+                    report.nodes = .init(
+                        nodes: nodes, authorizationsPerSecond: spread.perSecond, p50Ms: summary.p50Ms,
+                        p99Ms: summary.p99Ms, failures: spread.failures.values.reduce(0, +))
+                    report.failures.total += report.nodes?.failures ?? 0
+                }
+                return report
             }
             report.database = database == nil ? "sqlite" : "postgres"
             report.pastPayments = pastPayments
