@@ -76,6 +76,12 @@ extension PaymentService {
 
     /// Refunds all or part of what remains of a captured payment.
     func refund(_ id: String, request: CreateRefundRequest, caller: Caller) async throws -> Refund {
+        // A refund of a payment is in the payment's currency, to its card: a currency or card data in the request
+        // would be ignored, so it is refused rather than taken.
+        guard request.cardData == nil else {
+            throw GatewayAPIError(code: .invalidRequest, message: "a refund of a payment takes no cardData")
+        }
+        let currency = try request.currency.map { (code) throws(GatewayAPIError) in try Self.currency(code) }
         let now = clock()
         let refundId = EntityID.make("re")
         return try await database.transaction { executor in
@@ -84,6 +90,9 @@ extension PaymentService {
             else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
             guard record.payment.status == .succeeded, record.payment.kind == .purchase else {
                 throw GatewayAPIError(code: .invalidState, message: "only a captured purchase is refunded")
+            }
+            if let currency, currency.alphabeticCode != record.payment.currency {
+                throw GatewayAPIError(code: .invalidRequest, message: "currency is not the payment's")
             }
             let remaining = record.payment.capturedAmount - record.payment.refundedAmount
             let amount = request.amount ?? remaining

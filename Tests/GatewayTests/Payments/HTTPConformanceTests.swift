@@ -77,7 +77,9 @@ struct HTTPConformanceTests {
         }
     }
 
-    @Test("currency codes are three upper-case letters, as the spec's pattern says", arguments: TestDatabases.kinds)
+    @Test(
+        "currency codes are three upper-case letters, as the spec's pattern says; a refund is in its payment's",
+        arguments: TestDatabases.kinds)
     func currencyCase(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .visa))
@@ -89,6 +91,23 @@ struct HTTPConformanceTests {
                 #expect(refused.status == .badRequest && refused.problem?.code == "invalidRequest", "\(code)")
             }
             #expect(try await gateway.balance(card) == TestCards.balance)
+
+            // A refund of a payment is in its currency and to its card: another currency or card data is refused.
+            let paid = try await gateway.pay(tapper).decoded(Payment.self)
+            let refunds = "/v1/payments/\(paid.id)/refunds"
+            let otherCurrency = try await gateway.post(
+                refunds, CreateRefundRequest(amount: 100, currency: "USD"), bearer: gateway.apiKey)
+            #expect(otherCurrency.status == .badRequest && otherCurrency.problem?.code == "invalidRequest")
+            let invalidCurrency = try await gateway.post(
+                refunds, CreateRefundRequest(amount: 100, currency: "CHY*"), bearer: gateway.apiKey)
+            #expect(invalidCurrency.status == .badRequest)
+            let withCard = try await gateway.post(
+                refunds, CreateRefundRequest(amount: 100, cardData: try await gateway.sealedTap(tapper)),
+                bearer: gateway.apiKey)
+            #expect(withCard.status == .badRequest)
+            let same = try await gateway.post(
+                refunds, CreateRefundRequest(amount: 100, currency: "EUR"), bearer: gateway.apiKey)
+            #expect(same.status == .created, "\(same.text)")
         }
     }
 
