@@ -178,10 +178,7 @@ struct DataKeyRefresh: Service {
     let startup: StartupGate
 
     func run() async throws {
-        while await !startup.isOpen {
-            if Task.isShuttingDownGracefully || Task.isCancelled { return }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        guard await startup.waitUntilOpen() else { return }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do {
                 try await store.load(into: ring)

@@ -105,11 +105,7 @@ public final class TokenRevocations: Service, @unchecked Sendable {
 
     /// Polls every ``interval`` until the service group shuts down.
     public func run() async throws {
-        // Polled rather than awaited, as the reversal sweep does: a start that fails cannot leave it waiting.
-        while let startup, await !startup.isOpen {
-            if Task.isShuttingDownGracefully || Task.isCancelled { return }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        if let startup, await !startup.waitUntilOpen() { return }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do {
                 try await refresh()

@@ -24,11 +24,7 @@ struct ReversalService: Service {
     let startup: StartupGate
 
     func run() async throws {
-        // Polled rather than awaited, so a start that fails (and cancels this service) cannot leave it waiting.
-        while await !startup.isOpen {
-            if Task.isShuttingDownGracefully || Task.isCancelled { return }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        guard await startup.waitUntilOpen() else { return }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do {
                 let now = payments.clock()

@@ -12,24 +12,6 @@ import Testing
 
 @Suite("HTTP conformance over a live port")
 struct HTTPConformanceTests {
-    /// A raw request on the live port, unrecorded (some of these are not requests the API documents).
-    static func send(
-        port: Int, method: HTTPMethod, path: String, bearer: String, body: String? = nil
-    ) async throws -> (status: UInt, headers: HTTPHeaders, problem: Problem?, body: Data) {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: body))
-        }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let bytes = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
-        return (
-            response.status.code, response.headers, try? JSONDecoder.gatewayAPI.decode(Problem.self, from: bytes), bytes
-        )
-    }
-
     @Test("percent-encoded path parameters are decoded", arguments: TestDatabases.kinds)
     func percentEncodedPaths(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
@@ -64,15 +46,16 @@ struct HTTPConformanceTests {
             ]
             for (method, path, bearer) in routes {
                 for body in bodies {
-                    let answer = try await Self.send(port: port, method: method, path: path, bearer: bearer, body: body)
+                    let answer = try await RawRequest.send(
+                        port: port, method: method, path: path, bearer: bearer, body: Array(body.utf8))
                     #expect(
                         answer.status == 400 && answer.problem?.code == "invalidRequest", "\(path) \(body.suffix(20))")
                 }
             }
             // Nothing was paid, and the well-formed body still pays.
             #expect(try await gateway.balance(card) == TestCards.balance)
-            let paid = try await Self.send(
-                port: port, method: .POST, path: "/v1/payments", bearer: gateway.session, body: valid)
+            let paid = try await RawRequest.send(
+                port: port, method: .POST, path: "/v1/payments", bearer: gateway.session, body: Array(valid.utf8))
             #expect(paid.status == 201)
         }
     }
@@ -123,12 +106,13 @@ struct HTTPConformanceTests {
                 (.PATCH, "/v1/devices/phone-1/prepare", "POST"),
             ]
             for (method, path, allow) in cases {
-                let answer = try await Self.send(port: port, method: method, path: path, bearer: gateway.apiKey)
+                let answer = try await RawRequest.send(port: port, method: method, path: path, bearer: gateway.apiKey)
                 #expect(answer.status == 405, "\(method) \(path)")
                 #expect(answer.problem?.code == "methodNotAllowed", "\(method) \(path)")
                 #expect(answer.headers["Allow"].first == allow, "\(method) \(path)")
             }
-            let unknown = try await Self.send(port: port, method: .GET, path: "/v1/nothing", bearer: gateway.apiKey)
+            let unknown = try await RawRequest.send(
+                port: port, method: .GET, path: "/v1/nothing", bearer: gateway.apiKey)
             #expect(unknown.status == 404 && unknown.problem?.code == "notFound")
         }
     }

@@ -12,33 +12,6 @@ import Testing
 
 @Suite("Request limits over a live port")
 struct RequestLimitTests {
-    /// A raw request on the live port, with the body declared (`.bytes`) or streamed in chunks of unknown length.
-    static func send(
-        port: Int, method: HTTPMethod, path: String, bearer: String, body: [UInt8], streamed: Bool
-    ) async throws -> (status: UInt, problem: Problem?) {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "Idempotency-Key", value: UUID().uuidString)
-        if streamed {
-            let chunks = stride(from: 0, to: body.count, by: 4096).map {
-                ByteBuffer(bytes: body[$0..<min($0 + 4096, body.count)])
-            }
-            let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
-            for chunk in chunks { continuation.yield(chunk) }
-            continuation.finish()
-            request.body = .stream(stream, length: .unknown)
-        } else {
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        return (
-            response.status.code, try? JSONDecoder.gatewayAPI.decode(Problem.self, from: Data(bytes.readableBytesView))
-        )
-    }
-
     @Test(
         "a body over 64 KiB is 413 payloadTooLarge naming the limit, declared or streamed, on every route",
         arguments: TestDatabases.kinds)
@@ -55,14 +28,14 @@ struct RequestLimitTests {
                 (.POST, "/v1/applepay/payments", gateway.apiKey), (.GET, "/health", gateway.apiKey),
             ]
             for (method, path, bearer) in routes {
-                let declared = try await Self.send(
+                let declared = try await RawRequest.send(
                     port: port, method: method, path: path, bearer: bearer, body: large, streamed: false)
                 #expect(declared.status == 413, "\(method) \(path)")
                 #expect(declared.problem?.code == "payloadTooLarge", "\(method) \(path)")
                 #expect(declared.problem?.detail.contains("65536 bytes") == true, "\(method) \(path)")
             }
             // Streamed without a length: refused when the route reads past the limit.
-            let streamed = try await Self.send(
+            let streamed = try await RawRequest.send(
                 port: port, method: .POST, path: "/v1/payments", bearer: gateway.session, body: large, streamed: true)
             #expect(streamed.status == 413 && streamed.problem?.code == "payloadTooLarge")
             // Nothing was authorised, and the gateway goes on serving.
