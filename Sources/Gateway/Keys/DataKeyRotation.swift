@@ -178,14 +178,8 @@ struct DataKeyRefresh: Service {
     let startup: StartupGate
 
     func run() async throws {
-        guard await startup.waitUntilOpen() else { return }
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            do {
-                try await store.load(into: ring)
-            } catch {
-                logger.warning("data keys not refreshed", metadata: ["error": "\(type(of: error))"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        await StartupGate.repeatEvery(interval, after: startup, logger: logger, failure: "data keys not refreshed") {
+            try await store.load(into: ring)
         }
     }
 }

@@ -105,14 +105,10 @@ public final class TokenRevocations: Service, @unchecked Sendable {
 
     /// Polls every ``interval`` until the service group shuts down.
     public func run() async throws {
-        if let startup, await !startup.waitUntilOpen() { return }
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            do {
-                try await refresh()
-            } catch {
-                logger.warning("token revocations not refreshed", metadata: ["error": "\(type(of: error))"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
+        await StartupGate.repeatEvery(
+            interval, after: startup, logger: logger, failure: "token revocations not refreshed"
+        ) {
+            try await refresh()
         }
     }
 

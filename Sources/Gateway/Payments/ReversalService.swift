@@ -24,23 +24,16 @@ struct ReversalService: Service {
     let startup: StartupGate
 
     func run() async throws {
-        guard await startup.waitUntilOpen() else { return }
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            do {
-                let now = payments.clock()
-                let recovered = try await payments.recoverAbandoned(before: cutoff(at: now))
-                let reversed = try await payments.sendDueReversals()
-                try await openedReads.purgeIfDue(now: now)
-                // A second's worth of keys at well over the gateway's peak rate, so the table never grows.
-                try await idempotencyKeys.purgeExpired(now: now, limit: 5_000, on: payments.database)
-                if recovered + reversed > 0 {
-                    logger.info("reversal sweep", metadata: ["recovered": "\(recovered)", "reversed": "\(reversed)"])
-                }
-            } catch {
-                logger.warning("reversal sweep failed", metadata: ["error": "\(type(of: error))"])
+        await StartupGate.repeatEvery(interval, after: startup, logger: logger, failure: "reversal sweep failed") {
+            let now = payments.clock()
+            let recovered = try await payments.recoverAbandoned(before: cutoff(at: now))
+            let reversed = try await payments.sendDueReversals()
+            try await openedReads.purgeIfDue(now: now)
+            // A second's worth of keys at well over the gateway's peak rate, so the table never grows.
+            try await idempotencyKeys.purgeExpired(now: now, limit: 5_000, on: payments.database)
+            if recovered + reversed > 0 {
+                logger.info("reversal sweep", metadata: ["recovered": "\(recovered)", "reversed": "\(reversed)"])
             }
-            // Cut short by graceful shutdown, so stopping does not wait out the interval.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 
