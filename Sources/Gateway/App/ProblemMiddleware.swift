@@ -37,18 +37,25 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The problem response for `error`.
     public static func response(_ error: GatewayAPIError) -> Response {
-        let body = (try? JSONEncoder.gatewayAPI.encode(Problem(error))) ?? Data()
+        let body = self.body(error)
         return Response(
             status: HTTPResponse.Status(code: error.code.httpStatus),
             headers: [.contentType: Problem.mediaType, .contentLength: "\(body.count)"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
+    /// The bytes of `error`'s problem: what ``response(_:)`` answers with, and what a request that stores its answer
+    /// itself stores.
+    static func body(_ error: GatewayAPIError) -> [UInt8] {
+        (try? Array(JSONEncoder.gatewayAPI.encode(Problem(error)))) ?? []
+    }
+
     private static func apiError(_ error: HTTPError) -> GatewayAPIError {
         switch error.status.code {
         case 401: GatewayAPIError(code: .unauthorized, message: "credentials are missing or not valid")
         case 404: GatewayAPIError(code: .notFound, message: "no such resource")
-        case 400..<500: GatewayAPIError(code: .invalidRequest, message: "the request is not valid (HTTP \(error.status.code))")
+        case 400..<500:
+            GatewayAPIError(code: .invalidRequest, message: "the request is not valid (HTTP \(error.status.code))")
         default: GatewayAPIError(code: .internalError, message: "an unexpected error occurred")
         }
     }

@@ -27,20 +27,16 @@ extension PaymentService {
         record.forgetCardData()
         // Claimed for the attempt below, so the sweep does not send the same reversal alongside it.
         record.nextReversalAt = now.addingTimeInterval(reversalLease)
-        let body = answer.map { Self.problemBody($0.error) }
+        let body = answer.map { ProblemMiddleware<GatewayRequestContext>.body($0.error) }
         try await save(record, at: now, actor: "gateway", action: "failed", detail: "no issuer answer; reversal due") {
             executor in
             if let answer, let body {
-                try await answer.claim.write(status: .init(code: answer.error.code.httpStatus), body: body, on: executor)
+                try await answer.claim.write(
+                    status: .init(code: answer.error.code.httpStatus), body: body, on: executor)
             }
         }
         if let answer, let body { answer.claim.didStore(status: .init(code: answer.error.code.httpStatus), body: body) }
         _ = try? await reverse(record)
-    }
-
-    /// The bytes of `error`'s problem, as ``ProblemMiddleware`` answers it.
-    static func problemBody(_ error: GatewayAPIError) -> [UInt8] {
-        (try? Array(JSONEncoder.gatewayAPI.encode(Problem(error)))) ?? []
     }
 
     /// Sends the payment's 0400 once; on acknowledgement (`00`, or `25`: the issuer never saw the original) clears
@@ -117,7 +113,8 @@ extension PaymentService {
                     // The request that made it died unanswered: a retry with its key learns what became of it.
                     let answer = Self.issuerUnavailable(paymentId: record.payment.id)
                     try await IdempotencyStore().completeAbandoned(
-                        paymentId: record.payment.id, status: answer.code.httpStatus, body: Self.problemBody(answer),
+                        paymentId: record.payment.id, status: answer.code.httpStatus,
+                        body: ProblemMiddleware<GatewayRequestContext>.body(answer),
                         on: executor)
                 }
                 try await AuditLog.record(
