@@ -1,3 +1,4 @@
+import EMV
 import Foundation
 import GatewayAPI
 public import Hummingbird
@@ -33,28 +34,19 @@ public struct GatewayRequestContext: RequestContext {
                 index += 1
                 continue
             }
-            guard index + 2 < raw.count, let high = Self.hexValue(raw[index + 1]),
-                let low = Self.hexValue(raw[index + 2])
+            guard index + 2 < raw.count,
+                let byte = [UInt8](hex: String(decoding: raw[(index + 1)...(index + 2)], as: UTF8.self))
             else {
                 throw GatewayAPIError(
                     code: .invalidRequest, message: "the path parameter \(name) is not valid percent-encoding")
             }
-            decoded.append(high << 4 | low)
+            decoded += byte
             index += 3
         }
         guard let text = String(validating: decoded, as: UTF8.self) else {
             throw GatewayAPIError(code: .invalidRequest, message: "the path parameter \(name) is not UTF-8")
         }
         return text
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 
     /// The API's request decoder.

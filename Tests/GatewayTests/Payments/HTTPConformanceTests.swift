@@ -17,6 +17,7 @@ struct HTTPConformanceTests {
         try await LiveGateway.with(kind) { gateway in
             let provisioning = try await gateway.prepare(deviceId: "till%3A7")
             #expect(provisioning.deviceId == "till:7")
+            #expect(try await gateway.prepare(deviceId: "till%3a8").deviceId == "till:8")
             let card = try #require(TestCards.card(.approve, .visa))
             let payment = try await gateway.pay(try gateway.tapper(card)).decoded(Payment.self)
             let encoded = payment.id.replacingOccurrences(of: "_", with: "%5F")
