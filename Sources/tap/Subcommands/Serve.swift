@@ -14,7 +14,7 @@ extension Tap {
             discussion: """
                 Keeps a SQLite database and the key file (keys.json, mode 0600, generated on first start) under \
                 --data-dir; --database postgres://… uses PostgreSQL instead. The issuer host runs in process with \
-                the test cards' accounts (see the README's test card table) unless --issuer points at a `tap issuer` \
+                the test cards' accounts (docs/issuer-test-cards.md) unless --issuer points at a `tap issuer` \
                 over ISO 8583 on TCP. SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the \
                 database, exit 0. After a crash (kill -9, power loss) the restarted gateway fails and reverses the \
                 payments the crash left in flight once they are --recover-after seconds old. Logs go to standard \
