@@ -4,7 +4,7 @@ import Foundation
 import GatewayAPI
 import Testing
 
-/// The gateway's HPKE open against swift-crypto's HPKE, which readers seal with.
+/// The gateway's HPKE open (swift-crypto's `HPKE.Recipient` behind a redacting key) against what readers seal.
 @Suite struct CardDataRecipientKeyTests {
     static let info = Array(SealedCardData.protocolInfo.utf8)
 
