@@ -28,7 +28,7 @@ let package = Package(
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
-        // Only versions served by the local package mirror (see README, "Dependencies").
+        // Exact versions only, as the local package mirror serves them; Package.resolved stays out of git.
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         .package(url: "https://github.com/attaswift/BigInt.git", exact: "6.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -231,8 +231,7 @@ let package = Package(
         .testTarget(
             name: "IssuerTests",
             dependencies: [
-                "Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard", "Gateway", "GatewayAPI",
-                "ContactlessTesting",
+                "Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard", "ContactlessTesting",
             ],
             swiftSettings: strictness
         ),
@@ -287,7 +286,8 @@ let package = Package(
         .testTarget(
             name: "TerminalTests",
             dependencies: [
-                "Terminal", "TapToPay", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
+                "Terminal", "TapToPay", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator",
+                "ContactlessTesting",
                 "GatewayTesting",
             ],
             swiftSettings: strictness
@@ -321,7 +321,8 @@ let package = Package(
             name: "WalletTests",
             dependencies: [
                 "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting", "Gateway",
-                "GatewayAPI", "GatewayTesting", "ISO8583", "TapToPay", .product(name: "Crypto", package: "swift-crypto"),
+                "GatewayAPI", "GatewayTesting", "ISO8583", "TapToPay",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness
         ),

@@ -56,13 +56,14 @@ public actor TestCardTapper {
         profile.pan = pan
         profile.limitedUseKeys.count = keyCount
         let applet = try profile.certified().personalize(
-            on: personalisedOn, environment: CardEnvironment(now: clock, randomBytes: CardEnvironment.system.randomBytes))
+            on: personalisedOn,
+            environment: CardEnvironment(now: clock, randomBytes: CardEnvironment.system.randomBytes))
         return LoopbackChannel(applet: applet)
     }
 
     /// Taps the card for `amount` (a purchase by default); the kernel's authorisation data.
     /// - Throws: ``TestCardTapperError`` when the kernel's outcome is not an online request.
-    public func tap(amount: Amount, type: TransactionType = .purchase) async throws -> AuthorizationData {
+    public func tap(amount: Amount, type: TransactionType = .purchase) async throws -> CardAuthorizationData {
         let result = await kernel.perform(TransactionRequest(amount: amount, type: type), over: channel)
         guard result.outcome.status == .onlineRequest, let data = result.outcome.authorizationData else {
             throw TestCardTapperError(outcome: "\(result.outcome.status)")
@@ -79,7 +80,7 @@ public actor TestCardTapper {
         return try recipient.seal(
             CardDataPayload(
                 deviceId: deviceId, merchantId: merchantId, createdAt: createdAt,
-                authorization: CardAuthorizationData(data)))
+                authorization: data))
     }
 }
 
@@ -89,13 +90,4 @@ public struct TestCardTapperError: Error, CustomStringConvertible {
     public let outcome: String
     /// What happened.
     public var description: String { "the tap ended in \(outcome), not an online request" }
-}
-
-extension CardAuthorizationData {
-    /// The kernel's authorisation data, field for field, as a reader SDK seals it.
-    public init(_ data: AuthorizationData) {
-        self.init(
-            mode: data.mode == .emv ? .emv : .magStripe, iccData: data.iccData, pan: data.pan,
-            panSequenceNumber: data.panSequenceNumber, expiry: data.expiry, track2: data.track2)
-    }
 }

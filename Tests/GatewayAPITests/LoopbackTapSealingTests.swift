@@ -13,7 +13,7 @@ import Testing
         let key = P256.KeyAgreement.PrivateKey()
         let payload = CardDataPayload(
             deviceId: SealedCardDataFixture.deviceId, merchantId: SealedCardDataFixture.merchantId,
-            createdAt: SealedCardDataFixture.createdAt, authorization: CardAuthorizationData(data))
+            createdAt: SealedCardDataFixture.createdAt, authorization: data)
         let sealed = try CardDataSealer(publicKey: key.publicKey, keyId: "psp-1").seal(payload)
         let wire = try JSONEncoder().encode(sealed)
         #expect(!String(decoding: wire, as: UTF8.self).contains(SealedCardDataFixture.visaPAN))

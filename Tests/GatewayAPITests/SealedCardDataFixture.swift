@@ -37,7 +37,7 @@ enum SealedCardDataFixture {
     }
 
     /// The Visa test card tapped on the loopback; the kernel's authorization data.
-    static func visaTap() async throws -> AuthorizationData {
+    static func visaTap() async throws -> CardAuthorizationData {
         let personalisation = Date(timeIntervalSince1970: 1_795_000_000)
         let applet = try CardProfile.visaTest.personalize(
             on: personalisation, environment: .fixed(at: createdAt, seed: 7))

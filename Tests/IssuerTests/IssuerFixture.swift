@@ -2,8 +2,6 @@ import CardEmulator
 import ContactlessTesting
 import EMV
 import Foundation
-import Gateway
-import GatewayAPI
 import ISO8583
 import Issuer
 import ReaderKernel
@@ -50,7 +48,7 @@ enum IssuerFixture {
 
     /// One tap for `minorUnits` EUR cents; the kernel must ask to go online.
     static func tap(_ channel: LoopbackChannel<EmulatedCard>, minorUnits: Int = 1_000) async throws
-        -> AuthorizationData
+        -> CardAuthorizationData
     {
         let result = try await kernel().perform(
             TransactionRequest(amount: Amount(minorUnits: minorUnits, currency: .eur)), over: channel)
@@ -58,20 +56,20 @@ enum IssuerFixture {
         return try #require(result.outcome.authorizationData)
     }
 
-    /// The 0100 the gateway builds from a tap (``AuthorizationMessage``): a purchase in EUR at terminal `TERM0001`,
+    /// The 0100 the gateway builds from a tap (``AuthorizationRequest``): a purchase in EUR at terminal `TERM0001`,
     /// RRN the STAN on 12 digits.
     static func authorizationRequest(
-        _ data: AuthorizationData, minorUnits: Int = 1_000, stan: Int = 1, pinBlock: [UInt8]? = nil
+        _ data: CardAuthorizationData, minorUnits: Int = 1_000, stan: Int = 1, pinBlock: [UInt8]? = nil
     ) throws -> ISO8583Message {
-        try message(data, minorUnits: minorUnits, stan: stan, pinBlock: pinBlock).request()
+        try message(data, minorUnits: minorUnits, stan: stan, pinBlock: pinBlock).message()
     }
 
     /// The builder behind ``authorizationRequest(_:minorUnits:stan:pinBlock:)``.
     static func message(
-        _ data: AuthorizationData, minorUnits: Int = 1_000, stan: Int = 1, pinBlock: [UInt8]? = nil
-    ) -> AuthorizationMessage {
-        AuthorizationMessage(
-            card: CardAuthorizationData(data),
+        _ data: CardAuthorizationData, minorUnits: Int = 1_000, stan: Int = 1, pinBlock: [UInt8]? = nil
+    ) -> AuthorizationRequest {
+        AuthorizationRequest(
+            card: data,
             amount: minorUnits, currency: .eur, type: .purchase, systemTraceAuditNumber: stan,
             retrievalReferenceNumber: String(format: "%012d", stan), terminalID: "TERM0001",
             merchantID: "MERCHANT0000001", transmissionDate: transactionDate, localTimeZone: utc, pinBlock: pinBlock)
@@ -79,7 +77,7 @@ enum IssuerFixture {
 
     /// The 0400 reversing a 0100 (same STAN, RRN and terminal).
     static func reversal(of request: ISO8583Message) throws -> ISO8583Message {
-        try AuthorizationMessage.reversal(of: request)
+        try AuthorizationRequest.reversal(of: request)
     }
 
     /// An ISO 9564 format 0 PIN block under the zone PIN key.

@@ -1,6 +1,5 @@
 import EMV
 import Foundation
-import Gateway
 import ISO8583
 import Issuer
 import Testing
@@ -29,21 +28,25 @@ struct TokenPaymentTests {
     ) throws -> ISO8583Message {
         let cryptogram = try vault.makeCryptogram(
             dpan: token.dpan, amount: cryptogramAmount ?? amount, currency: .eur, atc: atc, at: cryptogramTime)
-        let message = AuthorizationMessage(
-            card: AuthorizationMessage.tokenCard(dpan: token.dpan, expiry: expiry ?? token.token.expiry),
+        let message = AuthorizationRequest(
+            card: AuthorizationRequest.tokenCard(dpan: token.dpan, expiry: expiry ?? token.token.expiry),
             amount: amount, currency: .eur, systemTraceAuditNumber: stan,
             retrievalReferenceNumber: String(format: "%012d", stan), terminalID: "ECOM0001",
             merchantID: "MERCHANT0000001", transmissionDate: now)
-        return try message.tokenRequest(TokenPaymentData(cryptogram: cryptogram.bytes, eci: "07"))
+        return try message.tokenMessage(TokenPaymentData(cryptogram: cryptogram.bytes, eci: "07"))
     }
 
-    static func balance(_ repository: InMemoryIssuerRepository, _ vault: TokenVault, _ token: TokenVault.ProvisionedToken)
+    static func balance(
+        _ repository: InMemoryIssuerRepository, _ vault: TokenVault, _ token: TokenVault.ProvisionedToken
+    )
         async throws -> Int?
     {
         try await repository.account(token.token.fundingKeyedPAN)?.availableBalance
     }
 
-    @Test("an approved token payment holds the amount on the funding account", arguments: [TestCard.Scheme.visa, .mastercard])
+    @Test(
+        "an approved token payment holds the amount on the funding account",
+        arguments: [TestCard.Scheme.visa, .mastercard])
     func approve(scheme: TestCard.Scheme) async throws {
         let (host, vault, token, repository) = try await Self.setUp(.approve, scheme)
         let request = try Self.request(vault, token, amount: 2_500)
@@ -76,7 +79,8 @@ struct TokenPaymentTests {
         #expect(try await Self.balance(repository, vault, token) == TestCards.balance - 2_000)
     }
 
-    @Test("a cryptogram for another amount, a tampered one or one outside the time window gets 88; the ATC is not spent")
+    @Test(
+        "a cryptogram for another amount, a tampered one or one outside the time window gets 88; the ATC is not spent")
     func cryptogramFailures() async throws {
         let (host, vault, token, _) = try await Self.setUp()
         let otherAmount = try Self.request(vault, token, amount: 1_000, cryptogramAmount: 999)
@@ -127,7 +131,7 @@ struct TokenPaymentTests {
         let (host, vault, token, repository) = try await Self.setUp()
         let request = try Self.request(vault, token, amount: 3_000)
         #expect(await host.handle(request, at: Self.now)?.responseCode == .approved)
-        let reversal = try AuthorizationMessage.reversal(of: request)
+        let reversal = try AuthorizationRequest.reversal(of: request)
         #expect(reversal[.additionalData] == nil)
         #expect(await host.handle(reversal, at: Self.now)?.responseCode == .approved)
         #expect(try await Self.balance(repository, vault, token) == TestCards.balance)

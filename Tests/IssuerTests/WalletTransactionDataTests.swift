@@ -1,7 +1,6 @@
 import CardEmulator
 import EMV
 import Foundation
-import Gateway
 import ISO8583
 import Issuer
 import SmartCard

@@ -44,7 +44,7 @@ enum EmulatedCards {
 
     /// Issuer side: from field 55 alone, reads the cryptogram version (IAD and DF name) and the cryptogram input,
     /// then verifies the ARQC under the profile's issuer master key, as an issuer host does.
-    static func issuerVerifiesARQC(_ data: AuthorizationData, profile: CardProfile) throws -> Bool {
+    static func issuerVerifiesARQC(_ data: CardAuthorizationData, profile: CardProfile) throws -> Bool {
         let version = try CryptogramVersion(
             issuerApplicationData: try #require(data.iccValue(.issuerApplicationData)),
             applicationIdentifier: try #require(data.iccValue(.dedicatedFileName)))

@@ -92,7 +92,7 @@ import Testing
         var icc = data.iccData
         let position = try #require((0..<icc.count - 2).first { icc[$0] == 0x9F && icc[$0 + 1] == 0x26 })
         icc[position + 3] ^= 0x01
-        let tampered = AuthorizationData(
+        let tampered = CardAuthorizationData(
             mode: .emv, iccData: icc, pan: data.pan, panSequenceNumber: data.panSequenceNumber, expiry: data.expiry,
             track2: data.track2)
         #expect(try !EmulatedCards.issuerVerifiesARQC(tampered, profile: profile))
@@ -101,7 +101,9 @@ import Testing
             try !profile.issuerVerifiesCryptogram(
                 inAuthorizationData: data.iccDataObjects(), pan: data.pan.digits, panSequenceNumber: "07"))
         var withoutCryptogram = TLV.Serializer()
-        for node in try data.iccDataObjects() where node.tag != .applicationCryptogram { try withoutCryptogram.append(node) }
+        for node in try data.iccDataObjects() where node.tag != .applicationCryptogram {
+            try withoutCryptogram.append(node)
+        }
         #expect(throws: CardEmulatorError.missingData) {
             try profile.issuerVerifiesCryptogram(
                 inAuthorizationData: try TLV.parse(withoutCryptogram.bytes), pan: data.pan.digits,

@@ -14,7 +14,7 @@ import Wallet
 /// data arrives, and the card's lifecycle is the token's.
 @Suite struct IssuerRoundTripTests {
     /// Pays `minorUnits` with the default card through a whole session; the kernel's authorisation data.
-    static func pay(_ harness: WalletHarness, _ minorUnits: Int = 1_000) async throws -> AuthorizationData {
+    static func pay(_ harness: WalletHarness, _ minorUnits: Int = 1_000) async throws -> CardAuthorizationData {
         let session = harness.session()
         var events = try await SessionEvents.authenticated(session)
         try await session.startEmulation()
@@ -24,15 +24,17 @@ import Wallet
     }
 
     /// The acquirer's 0100 for the tap, answered by the issuer host.
-    static func authorize(_ harness: WalletHarness, _ data: AuthorizationData, minorUnits: Int = 1_000, stan: Int = 1)
+    static func authorize(
+        _ harness: WalletHarness, _ data: CardAuthorizationData, minorUnits: Int = 1_000, stan: Int = 1
+    )
         async throws -> (request: ISO8583Message, response: ISO8583Message)
     {
-        let request = try AuthorizationMessage(
-            card: CardAuthorizationData(data), amount: minorUnits, currency: .eur, type: .purchase,
+        let request = try AuthorizationRequest(
+            card: data, amount: minorUnits, currency: .eur, type: .purchase,
             systemTraceAuditNumber: stan, retrievalReferenceNumber: String(format: "%012d", stan),
             terminalID: "TERM0001", merchantID: "MERCHANT0000001", transmissionDate: harness.clock.now,
             localTimeZone: TimeZone(identifier: "UTC") ?? .current, pinBlock: nil
-        ).request()
+        ).message()
         return (request, try #require(await harness.issuer.host.handle(request, at: harness.clock.now)))
     }
 

@@ -43,7 +43,7 @@ extension PaymentService {
             newPaymentOf: caller.merchantId, deviceId: deviceId, readId: nil, kind: .purchase,
             captureMethod: request.captureMethod ?? .automatic, amount: request.amount, currency: currency,
             card: PaymentCard(pan: decrypted.accountNumber, entryMode: "applePay"), at: now)
-        let card = AuthorizationMessage.tokenCard(dpan: decrypted.accountNumber, expiry: decrypted.expiry)
+        let card = AuthorizationRequest.tokenCard(dpan: decrypted.accountNumber, expiry: decrypted.expiry)
         let message = try await prepareSend(
             &record, card: card, currency: currency, pinBlock: nil, opening: nil,
             token: TokenPaymentData(cryptogram: cryptogram, eci: eci), claim: answer?.claim)

@@ -122,15 +122,21 @@ struct PaymentService: Sendable {
             let reference = try await repository.nextReference(
                 deviceId: record.payment.deviceId ?? "", merchantId: record.payment.merchantId, date: now,
                 on: executor)
-            let authorization = AuthorizationMessage(
+            let authorization = AuthorizationRequest(
                 card: card, amount: record.payment.amount, currency: currency,
                 type: record.payment.kind == .verification ? .accountVerification : .purchase,
                 systemTraceAuditNumber: reference.stan, retrievalReferenceNumber: reference.rrn,
                 terminalID: reference.terminalID, merchantID: reference.cardAcceptorID, transmissionDate: now,
                 pinBlock: pinBlock)
-            let message = try token.map { try authorization.tokenRequest($0) } ?? authorization.request()
-            let reversal = try AuthorizationMessage.reversal(of: message).encoded(using: .contactless)
-            record.stan = AuthorizationMessage.digits(reference.stan, width: 6)
+            let message: ISO8583Message
+            let reversal: [UInt8]
+            do {
+                message = try token.map { try authorization.tokenMessage($0) } ?? authorization.message()
+                reversal = try AuthorizationRequest.reversal(of: message).encoded(using: .contactless)
+            } catch let error as ISO8583Error {
+                throw IssuerLinkError(code: .invalidRequest, message: error.message)
+            }
+            record.stan = message[.systemTraceAuditNumber]?.text ?? ""
             record.rrn = reference.rrn
             record.terminalID = reference.terminalID
             record.reversalMessage = keys.seal(reversal, authenticating: Array(record.payment.id.utf8))
@@ -275,11 +281,11 @@ struct PaymentService: Sendable {
         return currency
     }
 
-    /// Checks that the card data can become a 0100 (``AuthorizationMessage/checkCardFields(of:using:)``): refused as
+    /// Checks that the card data can become a 0100 (``ISO8583/AuthorizationRequest/checkCardFields(of:using:)``): refused as
     /// ``GatewayAPIError/Code/cardDataInvalid`` naming the field before anything is stored, so the read is not spent.
     static func checkSendable(_ card: CardAuthorizationData) throws(GatewayAPIError) {
         do {
-            try AuthorizationMessage.checkCardFields(of: card)
+            try AuthorizationRequest.checkCardFields(of: card)
         } catch {
             throw GatewayAPIError(
                 code: .cardDataInvalid,

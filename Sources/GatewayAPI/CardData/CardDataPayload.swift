@@ -1,3 +1,4 @@
+public import EMV
 public import Foundation
 
 /// What a reader seals to the PSP after a tap: who read the card, where, when, and the authorisation data.

@@ -1,3 +1,4 @@
+public import ISO8583
 /// What the issuer host decided about one authorization request, before it becomes field 39.
 public enum AuthorizationResult: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Approved: the amount is held against the available balance.

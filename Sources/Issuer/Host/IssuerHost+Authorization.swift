@@ -22,7 +22,7 @@ extension IssuerHost {
     /// (``authorizeDigitizedCard(_:_:token:vault:at:)``).
     func authorize(_ message: ISO8583Message, at date: Date) async -> ISO8583Message? {
         if message.isTokenPayment { return await authorizeToken(message, at: date) }
-        guard let request = AuthorizationRequest(message) else {
+        guard let request = try? ReceivedAuthorizationRequest(message), !request.iccData.isEmpty else {
             return response(to: message, code: .formatError)
         }
         if let tokenVault {
@@ -68,20 +68,21 @@ extension IssuerHost {
         _ message: ISO8583Message, with result: AuthorizationResult, approvalCode: String, card: CardCryptograms,
         arqc: [UInt8], atc: [UInt8]
     ) -> ISO8583Message? {
-        guard var answer = answer(message, with: result, approvalCode: approvalCode), let code = result.responseCode
-        else { return nil }
-        if let issuerAuthenticationData = try? Self.issuerAuthenticationData(
+        guard let code = result.responseCode else { return nil }
+        let issuerAuthenticationData = try? Self.issuerAuthenticationData(
             card, arqc: arqc, atc: atc, code: code, approved: result == .approved)
-        {
-            answer.setICCData(issuerAuthenticationData)
-        }
-        return answer
+        return AuthorizationResponse(
+            responseCode: code, approvalCode: result == .approved ? approvalCode : nil,
+            issuerAuthenticationData: issuerAuthenticationData
+        ).message(answering: message)
     }
 
     /// Verifies the ARQC of field 55 under the card's keys, derived from the BIN range's master keys for the
     /// version the IAD and AID name (or, for a token, its ICC master keys `iccMasterKeys`), and that the request's
     /// amount and currency are the cryptogram's.
-    func checkCryptogram(_ request: AuthorizationRequest, iccMasterKeys: ICCMasterKeys? = nil) -> CryptogramCheck {
+    func checkCryptogram(_ request: ReceivedAuthorizationRequest, iccMasterKeys: ICCMasterKeys? = nil)
+        -> CryptogramCheck
+    {
         let masterKeys = keys.masterKeys(forPAN: request.pan.digits)
         guard iccMasterKeys != nil || masterKeys != nil else { return .failed(.systemMalfunction) }
         let icc = request.iccData
@@ -90,8 +91,8 @@ extension IssuerHost {
             let iad = icc.first(.issuerApplicationData),
             let aid = icc.first(.dedicatedFileName) ?? icc.first(.applicationIdentifier)
         else { return .failed(.formatError) }
-        guard request.numericValue(.amountAuthorised) == request.amount,
-            request.numericValue(.transactionCurrencyCode) == request.currencyCode
+        guard let covered = request.cryptogramAmount, covered.minorUnits == request.amount,
+            covered.currency.numericCode == request.currencyCode
         else { return .failed(.cryptogramFailure) }
         do {
             let version = try CryptogramVersion(
@@ -102,7 +103,8 @@ extension IssuerHost {
             } else if let masterKeys {
                 cardKeys = try ICCMasterKeys(
                     issuerMasterKeyAC: masterKeys.ac, issuerMasterKeySMI: masterKeys.smi,
-                    issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits, psn: request.panSequenceNumber,
+                    issuerMasterKeySMC: masterKeys.smc, pan: request.pan.digits,
+                    psn: request.panSequenceNumber.map { [$0].hexString },
                     option: version.masterKeyDerivation)
             } else {
                 return .failed(.systemMalfunction)
@@ -117,7 +119,7 @@ extension IssuerHost {
 
     /// The decision on the account, run inside the repository's unit of work.
     private static func decide(
-        _ request: AuthorizationRequest, on account: inout CardAccount, atc: UInt16, candidatePIN: [UInt8]??,
+        _ request: ReceivedAuthorizationRequest, on account: inout CardAccount, atc: UInt16, candidatePIN: [UInt8]??,
         today: EMVDate?, approval: AuthorizationRecord
     ) -> AuthorizationDecision {
         // Single tap and PIN: the cryptogram answered "PIN required" may return with a PIN, until a decision.
@@ -202,7 +204,7 @@ extension IssuerHost {
         return try? keys.pinVerificationValue(pin: pin, pan: pan)
     }
 
-    /// Field 55 of the response: tag 91, Issuer Authentication Data. Method 1: ARPC (8) ‖ ARC (field 39's two
+    /// The value of tag 91 in the response's field 55, Issuer Authentication Data. Method 1: ARPC (8) ‖ ARC (field 39's two
     /// characters); method 2: ARPC (4) ‖ CSU (4), the CSU with byte 2 bit 8 ("issuer approves") set on approval.
     private static func issuerAuthenticationData(
         _ card: CardCryptograms, arqc: [UInt8], atc: [UInt8], code: ResponseCode, approved: Bool
@@ -217,9 +219,7 @@ extension IssuerHost {
             let csu = cardStatusUpdate(approved: approved)
             value = try card.generateARPC(arqc: arqc, atc: atc, cardStatusUpdate: csu) + csu
         }
-        var serializer = TLV.Serializer()
-        try serializer.append(tag: .issuerAuthenticationData, value: value)
-        return serializer.bytes
+        return value
     }
 
     /// The Visa card status update of an ARPC of method 2: byte 2 bit 8 set when the issuer approves.
@@ -231,9 +231,8 @@ extension IssuerHost {
     /// timeout), the approval code in field 38 when approved.
     func answer(_ message: ISO8583Message, with result: AuthorizationResult, approvalCode: String) -> ISO8583Message? {
         guard let code = result.responseCode else { return nil }
-        var answer = response(to: message, code: code)
-        if result == .approved { answer[.authorizationCode] = .text(approvalCode) }
-        return answer
+        return AuthorizationResponse(responseCode: code, approvalCode: result == .approved ? approvalCode : nil)
+            .message(answering: message)
     }
 
     /// The transaction date of `date` in UTC, as the card's 9A would carry it; nil only for dates EMV can't hold.

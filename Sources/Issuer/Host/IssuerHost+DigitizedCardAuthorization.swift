@@ -14,7 +14,7 @@ extension IssuerHost {
     /// approval is recorded against the funding account with the Mastercard wallet transaction data, if any; the
     /// 0110 carries the ARPC like a card's.
     func authorizeDigitizedCard(
-        _ message: ISO8583Message, _ request: AuthorizationRequest, token: DeviceToken, vault: TokenVault,
+        _ message: ISO8583Message, _ request: ReceivedAuthorizationRequest, token: DeviceToken, vault: TokenVault,
         at date: Date
     ) async -> ISO8583Message? {
         guard let iccMasterKeys = try? vault.iccMasterKeys(for: request.pan) else {

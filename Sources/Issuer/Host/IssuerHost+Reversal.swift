@@ -6,7 +6,7 @@ extension IssuerHost {
     /// 11, 37, 41) of the card in field 2 (or of a DPAN's funding card), once; a repeated reversal is acknowledged with `00` and changes nothing.
     func reverse(_ request: ISO8583Message) async -> ISO8583Message {
         guard let panText = request[.pan]?.text, let pan = try? PAN(panText),
-            let reference = AuthorizationRequest.reference(request)
+            let reference = AuthorizationReference(request)
         else { return response(to: request, code: .formatError) }
         do {
             // A token payment's authorization is the funding account's: the vault maps the DPAN to it.

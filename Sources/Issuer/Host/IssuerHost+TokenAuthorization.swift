@@ -11,21 +11,10 @@ extension IssuerHost {
     /// limit, balance), with the device's cardholder verification standing in for a PIN. The approval is recorded
     /// against the funding account, under the request's STAN, RRN and terminal, so a 0400 with the DPAN reverses it.
     func authorizeToken(_ message: ISO8583Message, at date: Date) async -> ISO8583Message? {
-        guard message[.processingCode]?.text != nil,
-            let panText = message[.pan]?.text, let dpan = try? PAN(panText),
-            let amountText = message[.amount]?.text, let amount = AuthorizationRequest.number(amountText),
-            let currencyText = message[.currencyCode]?.text,
-            let currencyCode = AuthorizationRequest.number(currencyText),
-            let reference = AuthorizationRequest.reference(message),
-            let data = message.tokenPaymentData
-        else { return response(to: message, code: .formatError) }
-        var expiry: ExpiryDate?
-        if let expiryText = message[.expirationDate]?.text {
-            guard let bytes = [UInt8](hex: expiryText), let parsed = try? ExpiryDate(n4: bytes) else {
-                return response(to: message, code: .formatError)
-            }
-            expiry = parsed
+        guard let request = try? ReceivedAuthorizationRequest(message), let data = request.tokenPaymentData else {
+            return response(to: message, code: .formatError)
         }
+        let (dpan, amount, currencyCode, expiry) = (request.pan, request.amount, request.currencyCode, request.expiry)
         guard let tokenVault else { return response(to: message, code: .invalidCardNumber) }
         let token: DeviceToken
         let atc: UInt16
@@ -39,7 +28,7 @@ extension IssuerHost {
         let approvalCode = Self.approvalCode(keyedPAN: token.keyedDPAN, atc: [UInt8(atc >> 8), UInt8(atc & 0xFF)])
         let today = Self.utcDate(date)
         let record = AuthorizationRecord(
-            reference: reference, keyedPAN: token.fundingKeyedPAN, amount: amount, approvalCode: approvalCode,
+            reference: request.reference, keyedPAN: token.fundingKeyedPAN, amount: amount, approvalCode: approvalCode,
             date: date)
         let decision: AuthorizationDecision?
         do {

@@ -58,16 +58,8 @@ public struct IssuerHost: Sendable {
         }
     }
 
-    /// The response to `request`: the response MTI, the request's fields 2, 3, 4, 7, 11, 12, 37, 41, 42 and 49
-    /// echoed (never 14, 22, 23, 35, 52 or 55), and field 39.
+    /// The response to `request` with field 39 only (and the echoed fields; never 14, 22, 23, 35, 52 or 55).
     func response(to request: ISO8583Message, code: ResponseCode) -> ISO8583Message {
-        var response = ISO8583Message(mti: request.mti.response ?? request.mti)
-        let echoed: [ISO8583Field] = [
-            .pan, .processingCode, .amount, .transmissionDateTime, .systemTraceAuditNumber, .localTime,
-            .retrievalReferenceNumber, .terminalID, .merchantID, .currencyCode,
-        ]
-        for field in echoed { response[field] = request[field] }
-        response[.responseCode] = .text(code.rawValue)
-        return response
+        AuthorizationResponse(responseCode: code).message(answering: request)
     }
 }

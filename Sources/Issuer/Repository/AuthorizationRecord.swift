@@ -1,4 +1,5 @@
 public import Foundation
+public import ISO8583
 
 /// An approved authorization as the host keeps it for its reversal: no PAN, no track 2, no cryptogram; the
 /// wallet transaction data of a wallet's Mastercard payment, which is the wallet's own, not card data.

@@ -1,3 +1,4 @@
+public import ISO8583
 /// An ``IssuerRepository`` in process memory, for tests, demos and the embedded host; an actor, so each method is
 /// one atomic unit.
 public actor InMemoryIssuerRepository: IssuerRepository {

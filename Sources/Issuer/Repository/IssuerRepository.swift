@@ -1,3 +1,4 @@
+public import ISO8583
 /// Where the issuer host keeps accounts and authorizations: in memory now, SQLite and PostgreSQL in the gateway.
 ///
 /// Each method is one unit of work: a durable implementation runs it in one database transaction (the account row

@@ -1,4 +1,5 @@
 import EMV
+public import ISO8583
 
 /// One test card of ``TestCards``: a public test PAN (like Stripe's `4000 0000 0000 9995`) with a fixed behaviour.
 ///

@@ -93,7 +93,7 @@ extension KernelTransaction {
         guard let track = dynamicTrack2(cvc3: cvc3, atc: atc), let pan = applicationPAN ?? Optional(track.pan) else {
             return finish(.endApplication, .invalidCardData("the track 2 template does not fit CVC3 and ATC"))
         }
-        let data = AuthorizationData(
+        let data = CardAuthorizationData(
             mode: .magStripe, iccData: [], pan: pan, panSequenceNumber: card[.panSequenceNumber]?.first,
             expiry: track.expiry, track2: track)
         return finish(.onlineRequest, .onlineAuthorizationRequested, authorizationData: data)

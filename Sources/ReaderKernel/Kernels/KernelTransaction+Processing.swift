@@ -143,7 +143,7 @@ extension KernelTransaction {
     }
 
     /// The authorisation data of an EMV-mode transaction: field 55 from the values the card's cryptogram covers.
-    func emvAuthorizationData(extraTags: [Tag] = []) -> AuthorizationData? {
+    func emvAuthorizationData(extraTags: [Tag] = []) -> CardAuthorizationData? {
         guard let pan = applicationPAN else { return nil }
         let tags: [Tag] =
             [
@@ -161,7 +161,7 @@ extension KernelTransaction {
         }
         let expiry =
             card[.applicationExpirationDate].flatMap { try? ExpiryDate(tlvValue: $0[...]) } ?? track2?.expiry
-        return AuthorizationData(
+        return CardAuthorizationData(
             mode: .emv, iccData: serializer.bytes, pan: pan, panSequenceNumber: card[.panSequenceNumber]?.first,
             expiry: expiry, track2: track2)
     }

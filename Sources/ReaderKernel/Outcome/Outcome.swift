@@ -32,13 +32,13 @@ public struct Outcome: Sendable, Hashable, CustomStringConvertible {
     /// The kernel that produced the outcome; nil when the entry point ended before activating one.
     public var kernel: Kernel?
     /// For an online request (and offline approvals and declines, for the record): what a PSP needs.
-    public var authorizationData: AuthorizationData?
+    public var authorizationData: CardAuthorizationData?
 
     /// Creates an outcome.
     public init(
         status: Status, reason: OutcomeReason, userInterface: UserInterfaceRequest? = nil,
         cardholderVerification: CardholderVerification = .notApplicable, kernel: Kernel? = nil,
-        authorizationData: AuthorizationData? = nil
+        authorizationData: CardAuthorizationData? = nil
     ) {
         self.status = status
         self.reason = reason

@@ -152,7 +152,7 @@ public struct KernelTransaction: Sendable {
     /// Records the outcome and ends the transaction.
     mutating func finish(
         _ status: Outcome.Status, _ reason: OutcomeReason, userInterface: UserInterfaceRequest? = nil,
-        authorizationData: AuthorizationData? = nil
+        authorizationData: CardAuthorizationData? = nil
     ) -> KernelAction {
         let outcome = Outcome(
             status: status, reason: reason, userInterface: userInterface ?? Self.defaultUserInterface(for: status),

@@ -68,7 +68,8 @@ actor ReaderCore {
         do {
             return try await client.accountLinkStatus(token: token, deviceId: environment.deviceID).isLinked
         } catch {
-            throw Self.readerError(error, otherwise: .accountLinkingCheckFailed, "the account link could not be checked")
+            throw Self.readerError(
+                error, otherwise: .accountLinkingCheckFailed, "the account link could not be checked")
         }
     }
 
@@ -108,7 +109,8 @@ actor ReaderCore {
             // The payload's JSON is the kernel configuration's JSON, which validates every field.
             let configuration = try JSONDecoder().decode(
                 ReaderConfiguration.self, from: JSONEncoder().encode(provisioning.readerConfiguration))
-            kernel = ReaderKernel(configuration: configuration, clock: environment.clock, timeZone: environment.timeZone)
+            kernel = ReaderKernel(
+                configuration: configuration, clock: environment.clock, timeZone: environment.timeZone)
             sealer = try provisioning.cardDataKey.sealer()
         } catch {
             throw PaymentCardReaderError(
@@ -180,7 +182,8 @@ actor ReaderCore {
                 emit(.readCompleted)
                 closeSheet()
                 return read
-            case (.onlineRequest, let data?), (.approved, let data?), (.declined, let data?) where isRefund:
+            case (.onlineRequest, let data?), (.approved, let data?),
+                (.declined, let data?) where isRefund:
                 emit(.removeCard)
                 let read = try seal(
                     data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success)
@@ -256,7 +259,9 @@ actor ReaderCore {
         emit(.pinEntryRequested)
         let entry: PINEntry
         do {
-            entry = try await cancellable { await interface.enterPIN(PINEntryRequest(readID: readID, deadline: deadline)) }
+            entry = try await cancellable {
+                await interface.enterPIN(PINEntryRequest(readID: readID, deadline: deadline))
+            }
         } catch {
             throw interrupted(or: "the PIN pad failed")
         }
@@ -285,7 +290,8 @@ actor ReaderCore {
 
     private func beginOperation(session: Int) throws -> Prepared {
         try state.beginOperation(
-            session: session, now: environment.clock(), expiresAt: prepared?.provisioning.session.expiresAt ?? .distantPast)
+            session: session, now: environment.clock(),
+            expiresAt: prepared?.provisioning.session.expiresAt ?? .distantPast)
         interruption = nil
         if sheetOpen {
             sheetOpen = false
@@ -363,17 +369,14 @@ actor ReaderCore {
     /// Seals `data` (with the online PIN block the kernel's CVM asked for, when there is one) to the PSP as a new
     /// read and remembers its PAN for a PIN capture within 55 s.
     private func seal(
-        _ data: AuthorizationData, label: String?, plan: ReadPlan, prepared: Prepared,
+        _ data: CardAuthorizationData, label: String?, plan: ReadPlan, prepared: Prepared,
         outcome: PaymentCardReadResult.ReadOutcome, readID: UUID = .timeOrdered(), pinBlock: [UInt8]? = nil
     ) throws -> PaymentCardReadResult {
         let now = environment.clock()
         let payload = CardDataPayload(
             readId: readID, deviceId: prepared.provisioning.deviceId, merchantId: prepared.provisioning.merchantId,
             createdAt: now,
-            authorization: CardAuthorizationData(
-                mode: data.mode == .emv ? .emv : .magStripe, iccData: data.iccData, pan: data.pan,
-                panSequenceNumber: data.panSequenceNumber, expiry: data.expiry, track2: data.track2),
-            pinBlock: pinBlock)
+            authorization: data, pinBlock: pinBlock)
         let sealed: SealedCardData
         let encoded: Data
         do {

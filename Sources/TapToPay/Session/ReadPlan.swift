@@ -14,7 +14,8 @@ struct ReadPlan: Sendable {
         guard amount.minorUnits > 0 else { throw Self.invalidAmount("the amount must be greater than zero") }
         guard request.preferredAIDList.count <= PaymentCardTransactionRequest.maximumPreferredAIDCount else {
             throw PaymentCardReaderSession.ReadError(
-                code: .invalidPreferredAID, message: "at most four preferred AIDs, not \(request.preferredAIDList.count)")
+                code: .invalidPreferredAID,
+                message: "at most four preferred AIDs, not \(request.preferredAIDList.count)")
         }
         guard request.preferredAIDList.allSatisfy({ (5...16).contains($0.count) }) else {
             throw PaymentCardReaderSession.ReadError(
@@ -37,9 +38,11 @@ struct ReadPlan: Sendable {
     /// BER-TLV of the read that is not secret: the AID (84), application label (50) and CVM results (9F34) when the
     /// card gave them, the amount (9F02), currency (5F2A), transaction type (9C), terminal country (9F1A) and
     /// terminal id (9F1C).
-    func generalCardData(_ data: AuthorizationData, label: String?, configuration: ReaderConfiguration) -> Data? {
+    func generalCardData(_ data: CardAuthorizationData, label: String?, configuration: ReaderConfiguration) -> Data? {
         let bytes = try? TLV.Serializer.serialize { serializer in
-            if let aid = data.iccValue(.dedicatedFileName) { try serializer.append(tag: .dedicatedFileName, value: aid) }
+            if let aid = data.iccValue(.dedicatedFileName) {
+                try serializer.append(tag: .dedicatedFileName, value: aid)
+            }
             if let label, !label.isEmpty { try serializer.append(tag: .applicationLabel, value: Array(label.utf8)) }
             try serializer.append(tag: .amountAuthorised, value: transaction.amount.n12())
             try serializer.append(tag: .transactionCurrencyCode, value: transaction.currency.emvCode)
@@ -59,7 +62,9 @@ struct ReadPlan: Sendable {
         return currency
     }
 
-    private static func amount(_ value: Decimal, _ currency: Currency) throws(PaymentCardReaderSession.ReadError) -> Amount {
+    private static func amount(_ value: Decimal, _ currency: Currency) throws(PaymentCardReaderSession.ReadError)
+        -> Amount
+    {
         let amount: Amount
         do {
             amount = try Amount(value, currency: currency)

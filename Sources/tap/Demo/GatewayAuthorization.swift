@@ -23,12 +23,12 @@ struct GatewayAuthorization: Encodable {
     var card: String?
 
     /// Starts a gateway, onboards a merchant and prepares this reader, seals `data` and authorises `amount`.
-    static func authorize(_ data: AuthorizationData, amount: Amount) async throws -> GatewayAuthorization {
+    static func authorize(_ data: CardAuthorizationData, amount: Amount) async throws -> GatewayAuthorization {
         try await EmbeddedGateway.with(connections: 1, progress: { _ in }) { gateway in
             let sealed = try gateway.provisioning.cardDataKey.sealer().seal(
                 CardDataPayload(
                     deviceId: gateway.deviceId, merchantId: gateway.merchantId, createdAt: Date(),
-                    authorization: CardAuthorizationData(data)))
+                    authorization: data))
             let request = CreatePaymentRequest(
                 cardData: sealed, amount: amount.minorUnits, currency: amount.currency.alphabeticCode)
             let answer = try await gateway.client.send(

@@ -12,12 +12,13 @@ struct IssuerCheck: Encodable {
     /// Whether the same ARQC fails for the amount plus one minor unit (it must).
     var tamperedAmountRejected: Bool
 
-    init(profile: CardProfile, authorization: AuthorizationData) throws {
+    init(profile: CardProfile, authorization: CardAuthorizationData) throws {
         let nodes = try authorization.iccDataObjects()
         let pan = authorization.pan.digits
         let psn = authorization.panSequenceNumber.map { [$0].hexString }
         cryptogramVersion = "\(try profile.resolvedCryptogramVersion())"
-        arqcVerified = try profile.issuerVerifiesCryptogram(inAuthorizationData: nodes, pan: pan, panSequenceNumber: psn)
+        arqcVerified = try profile.issuerVerifiesCryptogram(
+            inAuthorizationData: nodes, pan: pan, panSequenceNumber: psn)
         let tampered = try TLV.parse(
             try TLV.Serializer.serialize { serializer in
                 for node in nodes {
@@ -27,7 +28,8 @@ struct IssuerCheck: Encodable {
                     }
                     let amount = try Amount(n12: node.value, currency: .eur)
                     try serializer.append(
-                        tag: .amountAuthorised, value: try Amount(minorUnits: amount.minorUnits + 1, currency: .eur).n12())
+                        tag: .amountAuthorised,
+                        value: try Amount(minorUnits: amount.minorUnits + 1, currency: .eur).n12())
                 }
             })
         tamperedAmountRejected = try !profile.issuerVerifiesCryptogram(

@@ -169,7 +169,7 @@ struct TransactionReport: Encodable {
     }
 
     /// Field 55 in hex without the withheld objects; nil in mag-stripe mode (no field 55).
-    static func field55(_ authorization: AuthorizationData) -> String? {
+    static func field55(_ authorization: CardAuthorizationData) -> String? {
         guard authorization.mode == .emv, let nodes = try? authorization.iccDataObjects() else { return nil }
         var serializer = TLV.Serializer()
         for node in nodes where !withheldTags.contains(node.tag) {

@@ -18,10 +18,10 @@ enum LinkFixture {
     static func request(_ card: TestCard, minorUnits: Int = 1_000, stan: Int = 1) async throws -> ISO8583Message {
         let tapper = try TestCardTapper(pan: card.pan, scheme: card.scheme == .visa ? .visa : .mastercard)
         let data = try await tapper.tap(amount: Amount(minorUnits: minorUnits, currency: .eur))
-        return try AuthorizationMessage(
-            card: CardAuthorizationData(data), amount: minorUnits, currency: .eur, systemTraceAuditNumber: stan,
+        return try AuthorizationRequest(
+            card: data, amount: minorUnits, currency: .eur, systemTraceAuditNumber: stan,
             retrievalReferenceNumber: String(format: "%012d", stan), terminalID: "TERM0001",
             merchantID: "MERCHANT0000001", transmissionDate: Date()
-        ).request()
+        ).message()
     }
 }

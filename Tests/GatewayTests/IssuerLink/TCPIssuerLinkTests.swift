@@ -88,7 +88,7 @@ struct TCPIssuerLinkTests {
         try await LiveIssuer.withServerAndLink(host) { _, link in
             #expect(try AuthorizationResponse(try await link.send(request, timeout: .seconds(10))).isApproved)
             #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance - 2_500)
-            let reversal = try AuthorizationMessage.reversal(of: request)
+            let reversal = try AuthorizationRequest.reversal(of: request)
             for _ in 0..<2 {
                 let response = try await link.send(reversal, timeout: .seconds(10))
                 #expect(response.mti == .reversalResponse)
@@ -100,7 +100,9 @@ struct TCPIssuerLinkTests {
 
     @Test("card data never reaches the logs of the server or the link")
     func noCardDataInLogs() async throws {
-        let cards = try [TestCards.card(.approve, .visa), TestCards.card(.issuerTimeout, .visa)].map { try #require($0) }
+        let cards = try [TestCards.card(.approve, .visa), TestCards.card(.issuerTimeout, .visa)].map {
+            try #require($0)
+        }
         var requests: [ISO8583Message] = []
         for (index, card) in cards.enumerated() {
             requests.append(try await LinkFixture.request(card, stan: 900 + index))

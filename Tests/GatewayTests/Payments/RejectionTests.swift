@@ -24,8 +24,7 @@ struct RejectionTests {
     func unsendableCardData(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .visa))
-            let read = CardAuthorizationData(
-                try await gateway.tapper(card).tap(amount: Amount(minorUnits: 1_000, currency: .eur)))
+            let read = try await gateway.tapper(card).tap(amount: Amount(minorUnits: 1_000, currency: .eur))
             let expiry = try #require(read.expiry)
             let longTrack2 = try Track2EquivalentData(
                 pan: read.pan, expiry: expiry, serviceCode: "201", discretionaryData: "12345678901234")

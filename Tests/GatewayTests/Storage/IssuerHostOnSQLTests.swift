@@ -43,11 +43,11 @@ struct IssuerHostOnSQLTests {
     static func request(_ tapper: TestCardTapper, minorUnits: Int, stan: Int) async throws -> ISO8583Message {
         let data = try await tapper.tap(amount: Amount(minorUnits: minorUnits, currency: .eur))
         let digits = String(String(1_000_000 + stan).dropFirst())
-        return try AuthorizationMessage(
-            card: CardAuthorizationData(data), amount: minorUnits, currency: .eur, systemTraceAuditNumber: stan,
+        return try AuthorizationRequest(
+            card: data, amount: minorUnits, currency: .eur, systemTraceAuditNumber: stan,
             retrievalReferenceNumber: "000000" + digits, terminalID: "TERM0001", merchantID: "MERCHANT0000001",
             transmissionDate: Date()
-        ).request()
+        ).message()
     }
 
     static func code(_ response: ISO8583Message?) -> ResponseCode? {
@@ -67,8 +67,9 @@ struct IssuerHostOnSQLTests {
         }
     }
 
-    @Test("digitization and a digitized Mastercard's payment over SQL: store, vault, funding account, wallet data",
-          arguments: TestDatabases.kinds)
+    @Test(
+        "digitization and a digitized Mastercard's payment over SQL: store, vault, funding account, wallet data",
+        arguments: TestDatabases.kinds)
     func digitizedCard(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
             let keys = try IssuerKeys.test
@@ -81,9 +82,10 @@ struct IssuerHostOnSQLTests {
             let service = DigitizationService(
                 vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: { now })
             let funding = try #require(TestCards.card(.approve, .mastercard))
-            let eligibility = try await service.checkEligibility(EligibilityRequest(
-                fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12), walletID: "wallet",
-                deviceID: "device"))
+            let eligibility = try await service.checkEligibility(
+                EligibilityRequest(
+                    fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12), walletID: "wallet",
+                    deviceID: "device"))
             let pending = try await service.digitize(
                 eligibilityID: eligibility.eligibilityID, acceptedTermsID: eligibility.termsAndConditions.id)
             let code = try #require(await outbox.lastCode(for: pending.digitizationID))
@@ -106,15 +108,17 @@ struct IssuerHostOnSQLTests {
             #expect(try await service.replenish(tokenID: card.tokenID, count: 1).map(\.atc) == [14])
             var applet = try CardProfile.mastercardTest
                 .digitized(pan: card.dpan, expiry: card.expiry, panSequenceNumber: card.panSequenceNumber)
-                .personalize(limitedUseKeys: card.paymentKeys.map {
-                    LimitedUseKey(atc: $0.atc, sessionKey: $0.sessionKey, validUntil: $0.validUntil)
-                })
+                .personalize(
+                    limitedUseKeys: card.paymentKeys.map {
+                        LimitedUseKey(atc: $0.atc, sessionKey: $0.sessionKey, validUntil: $0.validUntil)
+                    })
             try applet.setWalletTransactionData(Array("sql-wallet".utf8))
             let request = try await Self.request(
                 try TestCardTapper(channel: LoopbackChannel(applet: applet)), minorUnits: 700, stan: 1)
             #expect(Self.code(await host.handle(request, at: now)) == .approved)
-            #expect(try await repository.account(keys.keyedHash(of: try PAN(funding.pan)))?.availableBalance
-                == TestCards.balance - 700)
+            #expect(
+                try await repository.account(keys.keyedHash(of: try PAN(funding.pan)))?.availableBalance
+                    == TestCards.balance - 700)
             #expect(try await repository.token(keys.keyedHash(of: card.dpan))?.lastATC == 1)
             let reference = AuthorizationReference(
                 systemTraceAuditNumber: "000001", retrievalReferenceNumber: "000000000001", terminalID: "TERM0001")
@@ -136,7 +140,7 @@ struct IssuerHostOnSQLTests {
             #expect(Self.code(await host.handle(request, at: Date())) == .approved)
             #expect(Self.code(await host.handle(request, at: Date())) == .cryptogramReplayed)
             #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance - 2_500)
-            let reversal = try AuthorizationMessage.reversal(of: request)
+            let reversal = try AuthorizationRequest.reversal(of: request)
             for _ in 0..<2 {
                 #expect(Self.code(await host.handle(reversal, at: Date())) == .approved)
                 #expect(try await host.repository.account(keyedPAN)?.availableBalance == TestCards.balance)
@@ -159,7 +163,8 @@ struct IssuerHostOnSQLTests {
             let approved = codes.filter { $0 == .approved }.count
             #expect((1...3).contains(approved))
             #expect(codes.allSatisfy { [.approved, .insufficientFunds, .cryptogramReplayed].contains($0) })
-            let balance = try await host.repository.account(host.keys.keyedHash(of: try PAN(card.pan)))?.availableBalance
+            let balance = try await host.repository.account(host.keys.keyedHash(of: try PAN(card.pan)))?
+                .availableBalance
             #expect(balance == TestCards.lowBalance - 150 * approved)
         }
     }

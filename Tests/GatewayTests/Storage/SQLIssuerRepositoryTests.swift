@@ -1,6 +1,7 @@
 import EMV
 import Foundation
 import Gateway
+import ISO8583
 import Issuer
 import Testing
 
@@ -32,7 +33,9 @@ struct SQLIssuerRepositoryTests {
     /// Approves `amount` when the balance covers it and the ATC is new, as the host decides.
     static func spend(_ amount: Int, stan: Int, atc: UInt16) -> @Sendable (inout CardAccount) -> AuthorizationDecision {
         { account in
-            guard account.lastATC.map({ atc > $0 }) ?? true else { return AuthorizationDecision(result: .cryptogramReplayed) }
+            guard account.lastATC.map({ atc > $0 }) ?? true else {
+                return AuthorizationDecision(result: .cryptogramReplayed)
+            }
             account.lastATC = atc
             guard account.availableBalance >= amount else { return AuthorizationDecision(result: .insufficientFunds) }
             account.availableBalance -= amount
@@ -40,8 +43,9 @@ struct SQLIssuerRepositoryTests {
         }
     }
 
-    @Test("every account field is stored and read back; a second account with one keyed PAN is refused",
-          arguments: TestDatabases.kinds)
+    @Test(
+        "every account field is stored and read back; a second account with one keyed PAN is refused",
+        arguments: TestDatabases.kinds)
     func accounts(_ kind: TestDatabases.Kind) async throws {
         try await Self.withTestCards(kind) { repository, accounts in
             for account in accounts { #expect(try await repository.account(account.keyedPAN) == account) }
@@ -58,14 +62,17 @@ struct SQLIssuerRepositoryTests {
             full.simulatesNoResponse = true
             try await repository.insert(full)
             #expect(try await repository.account(full.keyedPAN) == full)
-            #expect(try Self.keys.pan(of: try #require(try await repository.account(full.keyedPAN))).digits == "4000000000000002")
+            #expect(
+                try Self.keys.pan(of: try #require(try await repository.account(full.keyedPAN))).digits
+                    == "4000000000000002")
             await #expect(throws: IssuerError.duplicateAccount) { try await repository.insert(full) }
             #expect(try await repository.account(KeyedPANHash(bytes: Array(repeating: 0, count: 32))) == nil)
         }
     }
 
-    @Test("authorize stores the account's changes and the record; reverse restores the amount once",
-          arguments: TestDatabases.kinds)
+    @Test(
+        "authorize stores the account's changes and the record; reverse restores the amount once",
+        arguments: TestDatabases.kinds)
     func authorizeAndReverse(_ kind: TestDatabases.Kind) async throws {
         try await Self.withTestCards(kind) { repository, accounts in
             let account = accounts[0]
@@ -74,7 +81,9 @@ struct SQLIssuerRepositoryTests {
             let after = try #require(try await repository.account(account.keyedPAN))
             #expect(after.availableBalance == account.availableBalance - 1_000)
             #expect(after.lastATC == 5)
-            #expect(try await repository.authorize(account.keyedPAN, Self.spend(1, stan: 8, atc: 5))?.result == .cryptogramReplayed)
+            #expect(
+                try await repository.authorize(account.keyedPAN, Self.spend(1, stan: 8, atc: 5))?.result
+                    == .cryptogramReplayed)
             #expect(try await repository.authorize(KeyedPANHash(bytes: [1]), Self.spend(1, stan: 9, atc: 9)) == nil)
 
             let reference = try #require(decision?.record).reference
@@ -83,7 +92,8 @@ struct SQLIssuerRepositoryTests {
                 Issue.record("not reversed")
                 return
             }
-            #expect(record.amount == 1_000 && record.reversed && record.approvalCode == "A7" && record.date == Self.date)
+            #expect(
+                record.amount == 1_000 && record.reversed && record.approvalCode == "A7" && record.date == Self.date)
             #expect(try await repository.account(account.keyedPAN)?.availableBalance == account.availableBalance)
             guard case .alreadyReversed = try await repository.reverse(reference, of: account.keyedPAN) else {
                 Issue.record("reversed twice")
@@ -96,8 +106,9 @@ struct SQLIssuerRepositoryTests {
         }
     }
 
-    @Test("an authorization is read back by reference, with its wallet transaction data or none",
-          arguments: TestDatabases.kinds)
+    @Test(
+        "an authorization is read back by reference, with its wallet transaction data or none",
+        arguments: TestDatabases.kinds)
     func authorizationRecord(_ kind: TestDatabases.Kind) async throws {
         try await Self.withTestCards(kind) { repository, accounts in
             let account = accounts[0]
@@ -128,8 +139,9 @@ struct SQLIssuerRepositoryTests {
         }
     }
 
-    @Test("20 concurrent authorizations of one account never overspend it, nor interleave their ATCs",
-          arguments: TestDatabases.kinds)
+    @Test(
+        "20 concurrent authorizations of one account never overspend it, nor interleave their ATCs",
+        arguments: TestDatabases.kinds)
     func concurrentAuthorizations(_ kind: TestDatabases.Kind) async throws {
         try await Self.withTestCards(kind) { repository, accounts in
             let account = try #require(accounts.first { $0.availableBalance == TestCards.lowBalance })  // 5.00 EUR

@@ -1,6 +1,7 @@
 import EMV
 import Foundation
 import GatewayAPI
+import ISO8583
 
 /// Payments and refunds in SQL, written once for both databases; each function runs on the executor it is given,
 /// so callers compose them into one transaction.
@@ -255,9 +256,7 @@ extension PaymentRepository {
         let stan = next == 1 ? 999_999 : next - 1
         // This runs inside the payment's transaction (under SQLite's lock): no `String(format:)`, no calendar.
         let time = CivilTime(date)
-        let rrn =
-            String(time.year % 10) + AuthorizationMessage.digits(time.dayOfYear, width: 3)
-            + AuthorizationMessage.digits(time.hour, width: 2) + AuthorizationMessage.digits(stan, width: 6)
+        let rrn = AuthorizationRequest.retrievalReferenceNumber(at: time, systemTraceAuditNumber: stan)
         return PaymentService.MessageReference(
             stan: stan, rrn: rrn,
             terminalID: try device.text("terminal_id"), cardAcceptorID: cardAcceptorID)

@@ -1,5 +1,6 @@
 import EMV
 import Foundation
+public import ISO8583
 public import Issuer
 
 /// The issuer host's accounts and authorizations in SQL (``IssuerSchema``), on SQLite or PostgreSQL.
@@ -32,11 +33,12 @@ public struct SQLIssuerRepository: IssuerRepository {
 
     /// Stores a new card account.
     public func insert(_ account: CardAccount) async throws(IssuerError) {
-        let values: [SQLValue] = [
-            .blob(account.keyedPAN.bytes), .blob(account.encryptedPAN), .text(account.maskedPAN),
-            .text(account.status.rawValue), .integer(account.expiry.year), .integer(account.expiry.month),
-            .text(account.currency.alphabeticCode),
-        ] + Self.mutableValues(account)
+        let values: [SQLValue] =
+            [
+                .blob(account.keyedPAN.bytes), .blob(account.encryptedPAN), .text(account.maskedPAN),
+                .text(account.status.rawValue), .integer(account.expiry.year), .integer(account.expiry.month),
+                .text(account.currency.alphabeticCode),
+            ] + Self.mutableValues(account)
         do throws(StorageError) {
             try await database.query(
                 """
@@ -46,7 +48,7 @@ public struct SQLIssuerRepository: IssuerRepository {
                     last_atc, simulates_no_response, pin_pending_atc)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
                 """, values)
-        } catch where error.code == .uniqueViolation {
+        } catch  where error.code == .uniqueViolation {
             throw IssuerError(.duplicateAccount, "an account has \(account.keyedPAN) already")
         } catch {
             throw Self.issuerError(error)
@@ -191,7 +193,10 @@ public struct SQLIssuerRepository: IssuerRepository {
     }
 
     private static func referenceValues(_ reference: AuthorizationReference) -> [SQLValue] {
-        [.text(reference.systemTraceAuditNumber), .text(reference.retrievalReferenceNumber), .text(reference.terminalID)]
+        [
+            .text(reference.systemTraceAuditNumber), .text(reference.retrievalReferenceNumber),
+            .text(reference.terminalID),
+        ]
     }
 
     private static func account(_ row: SQLRow) throws -> CardAccount {

@@ -1,7 +1,7 @@
 /// An ISO 8583 response code (field 39): two characters, `00` approved, anything else declined or an error.
 ///
-/// The host answers only the codes in ``AuthorizationResult/responseCode``; the table in the module's
-/// documentation lists them.
+/// The issuer host answers only the codes its `AuthorizationResult` maps to; the Issuer module's documentation lists
+/// them.
 public struct ResponseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The two characters of field 39.
     public let rawValue: String

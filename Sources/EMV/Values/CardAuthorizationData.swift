@@ -1,12 +1,9 @@
-public import EMV
-import Foundation
-
-/// The card data an online authorisation needs, as it travels sealed: the ICC data for ISO 8583 field 55, the PAN,
+/// The card data an online authorisation needs, and nothing more: the ICC data for ISO 8583 field 55, the PAN,
 /// PAN sequence number, expiry and track 2 equivalent data.
 ///
-/// The Codable twin of the reader kernel's `AuthorizationData` (GatewayAPI depends on EMV only, so it mirrors the
-/// fields rather than importing the kernel). Never shows itself whole: `description`, `debugDescription` and `dump`
-/// give the masked PAN (BIN and last four) and sizes only.
+/// The reader kernel's outcome carries it, the reader seals it to the PSP (its Codable wire form), and the 0100
+/// is built from it. Never shows itself whole: `description`, `debugDescription` and `dump` give the masked PAN
+/// (BIN and last four) and sizes only.
 public struct CardAuthorizationData: Sendable, Hashable, Codable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
@@ -20,7 +17,8 @@ public struct CardAuthorizationData: Sendable, Hashable, Codable, CustomStringCo
 
     /// How the card was read.
     public let mode: Mode
-    /// The ICC system related data for field 55 (primitive TLVs); empty in mag-stripe mode.
+    /// The ICC system related data for field 55: primitive TLVs (9F26, 9F27, 9F10, 9F37, 9F36, 95, 9A, 9C, 9F02,
+    /// 9F03, 5F2A, 82, 84, 9F1A, 9F33, 9F34, 9F35, 9F09, 9F6E, ...); empty in mag-stripe mode.
     public let iccData: [UInt8]
     /// The Application PAN.
     public let pan: PAN
@@ -28,7 +26,7 @@ public struct CardAuthorizationData: Sendable, Hashable, Codable, CustomStringCo
     public let panSequenceNumber: UInt8?
     /// The application's expiry month.
     public let expiry: ExpiryDate?
-    /// Track 2 equivalent data (57), or in mag-stripe mode the dynamic track 2.
+    /// Track 2 equivalent data (57), or in mag-stripe mode the dynamic track 2 built with the CVC3.
     public let track2: Track2EquivalentData?
 
     /// Creates authorisation data.
@@ -42,6 +40,14 @@ public struct CardAuthorizationData: Sendable, Hashable, Codable, CustomStringCo
         self.panSequenceNumber = panSequenceNumber
         self.expiry = expiry
         self.track2 = track2
+    }
+
+    /// The field 55 data objects, parsed.
+    public func iccDataObjects() throws -> TLVNodeCollection { try TLV.parse(iccData) }
+
+    /// The value of one field 55 data object; nil when absent.
+    public func iccValue(_ tag: Tag) -> [UInt8]? {
+        (try? TLV.parse(iccData))?.first(tag).map { Array($0.value) }
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -1,22 +1,22 @@
 public import EMV
-public import GatewayAPI
-public import ISO8583
 
-extension AuthorizationMessage {
+extension AuthorizationRequest {
     /// The 0100 of a remote token payment (Apple Pay in-app or on the web): ``card`` holds the device account
     /// number (DPAN) and its expiry; field 22 is `810` (e-commerce) and field 48 carries the online payment
-    /// cryptogram and ECI (``ISO8583/TokenPaymentData``); no track 2, PAN sequence number, PIN block or field 55.
+    /// cryptogram and ECI (``TokenPaymentData``); no track 2, PAN sequence number, PIN block or field 55.
     ///
     /// ``reversal(of:transmissionDate:)`` reverses it like a card read's 0100 (the issuer maps the DPAN back to
     /// the funding account).
-    /// - Throws: ``IssuerLinkError/invalidRequest`` as ``request()``, or when the cryptogram does not fit field 48.
-    public func tokenRequest(_ token: TokenPaymentData) throws(IssuerLinkError) -> ISO8583Message {
-        var message = try request()
+    /// - Throws: ``ISO8583Error/Code/invalidValue`` as ``message()``, or when the cryptogram does not fit field 48.
+    public func tokenMessage(_ token: TokenPaymentData) throws(ISO8583Error) -> ISO8583Message {
+        var message = try message()
         for field: ISO8583Field in [.cardSequenceNumber, .track2, .pinBlock, .iccData] { message[field] = nil }
         do {
             try message.setTokenPaymentData(token)
         } catch {
-            throw IssuerLinkError(code: .invalidRequest, message: "field 48: the token payment data does not fit")
+            throw ISO8583Error(
+                code: .invalidValue, field: ISO8583Field.additionalData.rawValue,
+                message: "field 48: the token payment data does not fit")
         }
         return message
     }
