@@ -1,8 +1,9 @@
-// libFuzzer target for the ISO 8583 codec and its TCP framing, as the issuer host and the gateway's issuer link
-// read them from the network: any bytes under each built-in specification, and as a stream of length-prefixed
-// frames. Compiled by scripts/test.d/30-fuzz.sh with the ISO 8583 sources and the EMV files they import (`modules`);
-// seeded with the messages of Tests/ISO8583Tests/Vectors/pyiso8583-examples.json (pyiso8583 4.0.1's examples).
-// Besides crashes, it traps (fatalError) when an invariant fails, so libFuzzer reports those as findings too.
+// libFuzzer target for the ISO 8583 codec and its TCP framing, as the issuer host and the gateway's issuer link read
+// them from the network, and the authorization model read from what decodes: any bytes under each built-in
+// specification, and as a stream of length-prefixed frames. Compiled by scripts/test.d/30-fuzz.sh with the ISO 8583
+// sources and the EMV files they import (`modules`); seeded with the messages of
+// Tests/ISO8583Tests/Vectors/pyiso8583-examples.json (pyiso8583 4.0.1's examples). Besides crashes, it traps
+// (fatalError) when an invariant fails, so libFuzzer reports those as findings too.
 import EMV
 
 /// The libFuzzer entry point.
@@ -25,6 +26,14 @@ private func checkMessage(_ input: [UInt8], _ specification: Specification) {
     guard let message = try? ISO8583Message(decoding: input, using: specification) else { return }
     _ = message.description
     _ = try? message.iccData()
+    // What the issuer host and the gateway read from a message: typed fields, or a typed refusal.
+    if let request = try? ReceivedAuthorizationRequest(message) {
+        _ = request.track2
+        _ = request.cryptogramAmount
+        _ = request.description
+    }
+    _ = try? AuthorizationResponse(message)
+    _ = AuthorizationReference(message)
     guard let encoded = try? message.encoded(using: specification) else { return }
     guard let again = try? ISO8583Message(decoding: encoded, using: specification) else {
         fatalError("invariant failed: a re-encoded \(specification.name) message does not decode")

@@ -67,16 +67,15 @@ public struct APIRequestDecoder: RequestDecoder {
         return try Self.decode(T.self, from: Data(buffer.readableBytesView))
     }
 
-    /// Decodes `type` from body bytes with the API's JSON rules (plain JSON of a `PlainJSONDecodable` type without
-    /// `JSONDecoder`); a `DecodingError` becomes ``GatewayAPIError/Code/invalidRequest`` naming the coding path only.
+    /// Decodes `type` from body bytes with the API's JSON rules; a `DecodingError` becomes
+    /// ``GatewayAPIError/Code/invalidRequest`` naming the coding path only.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        // Foundation's decoder (and the plain reader) accept some things JSON does not, such as a trailing comma.
+        // Foundation's decoder accepts some things JSON does not, such as a trailing comma.
         do {
             try StrictJSON.validate(data)
         } catch {
             throw GatewayAPIError(code: .invalidRequest, message: "the body is not JSON: \(error.message)")
         }
-        if let plain = (T.self as? any PlainJSONDecodable.Type)?.plainDecoded(from: data) as? T { return plain }
         do {
             return try JSONDecoder.gatewayAPI.decode(T.self, from: data)
         } catch let error as DecodingError {

@@ -18,8 +18,6 @@ public struct JSONResponse<Body: Encodable & Sendable>: ResponseGenerator {
 
     /// The encoded bytes of the body.
     public func encoded() throws -> Data {
-        // A payment, every authorization's answer, is written without JSONEncoder when it can be (same bytes).
-        if let payment = body as? Payment, let plain = payment.plainJSON() { return plain }
         return try JSONEncoder.gatewayAPI.encode(body)
     }
 

@@ -115,8 +115,7 @@ public struct CardDataOpener: Sendable {
             throw GatewayAPIError(code: .cardDataInvalid, message: "the card data could not be decrypted")
         }
         guard
-            let payload = CardDataPayload.plainDecoded(from: plaintext)
-                ?? (try? JSONDecoder.cardData.decode(CardDataPayload.self, from: plaintext))
+            let payload = try? JSONDecoder.cardData.decode(CardDataPayload.self, from: plaintext)
         else {
             throw GatewayAPIError(code: .cardDataInvalid, message: "the decrypted card data is malformed")
         }
