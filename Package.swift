@@ -60,10 +60,25 @@ let package = Package(
             dependencies: ["EMV"],
             swiftSettings: strictness
         ),
+        // SQL storage both the gateway and the issuer build on: the dialect, SQLite (commit groups, WAL sync,
+        // checkpoints) and PostgreSQL, migrations. Internal to the package.
+        .target(
+            name: "_SQLStorage",
+            dependencies: [
+                "EMV", "SQLiteWALBuffer",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
         .target(
             name: "Issuer",
             dependencies: [
-                "EMV", "ISO8583",
+                "EMV", "ISO8583", "_SQLStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -83,11 +98,11 @@ let package = Package(
             name: "SQLiteWALBuffer",
             dependencies: [.product(name: "SQLiteNIO", package: "sqlite-nio")]
         ),
-        // The PSP: domain, storage (SQLite, PostgreSQL), HTTP API, the ISO 8583 link to the issuer.
+        // The PSP: domain, its tables, HTTP API, the ISO 8583 link to the issuer.
         .target(
             name: "Gateway",
             dependencies: [
-                "EMV", "ISO8583", "Issuer", "GatewayAPI", "ApplePay", "SQLiteWALBuffer",
+                "EMV", "ISO8583", "Issuer", "GatewayAPI", "ApplePay", "_SQLStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -173,7 +188,7 @@ let package = Package(
             name: "GatewayTesting",
             dependencies: [
                 "EMV", "Gateway", "GatewayAPI", "Issuer", "CardEmulator", "SmartCard", "TapToPay", "Terminal",
-                "ContactlessTesting",
+                "ContactlessTesting", "_SQLStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -200,6 +215,7 @@ let package = Package(
                 "ReaderKernel",
                 "Gateway",
                 "GatewayAPI",
+                "_SQLStorage",
                 "ContactlessTesting",
                 "GatewayTesting",
                 "TapToPay",
@@ -247,7 +263,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayAPI", "Issuer", "ISO8583", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
-                "ContactlessTesting", "ApplePay", "SQLiteWALBuffer",
+                "ContactlessTesting", "ApplePay", "SQLiteWALBuffer", "_SQLStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -1,6 +1,7 @@
 import EMV
 public import Foundation
 public import Gateway
+public import _SQLStorage
 
 /// A merchant as its own server knows it after onboarding: ids, an API key, an admin and a staff user — made in the
 /// database the way `tap merchant` makes them (not linked to any device: that is a reader's job).

@@ -8,6 +8,7 @@ public import NIOCore
 import ServiceLifecycle
 import SwiftASN1
 import X509
+public import _SQLStorage
 
 /// The gateway, built: the Hummingbird application (HTTP API, `/metrics`, `/health`) with its database, keys,
 /// issuer link and background services, ready to run.

@@ -4,6 +4,7 @@ import GatewayAPI
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import _SQLStorage
 
 /// Runs a mutating request at most once per `Idempotency-Key`: the first request with a key runs and its response
 /// (status and body, problems included) is stored; a retry with the same method, path and body gets that response

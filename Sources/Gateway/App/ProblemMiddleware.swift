@@ -4,6 +4,7 @@ public import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
+public import _SQLStorage
 
 /// Turns every error a route throws into a JSON problem with a stable code (``Problem``): the API's own errors as
 /// they are, Hummingbird's HTTP errors by status, anything else as ``GatewayAPIError/Code/internalError`` with a

@@ -1,4 +1,5 @@
 import Foundation
+import _SQLStorage
 
 /// Generates the gateway's public identifiers: a type prefix, the creation time and random characters, e.g.
 /// `pay_2dk7xq4ra…`, so an id says what it names, can't be guessed or enumerated, and sorts by creation time.

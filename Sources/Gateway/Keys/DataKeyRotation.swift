@@ -2,6 +2,7 @@ import Foundation
 import GatewayAPI
 import Logging
 import ServiceLifecycle
+public import _SQLStorage
 
 /// Rotates the data key while gateways run (envelope encryption, see ``DataKeyRing``):
 /// 1. a new data key, wrapped by the key file's key, goes into `data_keys`, current from ``activationDelay`` on,

@@ -2,6 +2,7 @@ import Foundation
 import GatewayAPI
 import Logging
 import ServiceLifecycle
+public import _SQLStorage
 
 /// Which reader tokens and sessions are revoked: per device, per merchant user, or all of a merchant's, each as
 /// "issued up to this second" (`token_revocations`), so a revocation is one row however many tokens it covers.

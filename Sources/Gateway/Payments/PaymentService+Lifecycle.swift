@@ -1,6 +1,7 @@
 import EMV
 import Foundation
 import GatewayAPI
+import _SQLStorage
 
 extension PaymentService {
     /// The merchant's payment (a reader session sees its own device's only).
@@ -22,7 +23,9 @@ extension PaymentService {
             // A cursor names a payment of the same list; anything else would silently restart or end the listing.
             guard let cursor = try await repository.payment(startingAfter, merchantId: caller.merchantId, on: database),
                 caller.sees(cursor)
-            else { throw GatewayAPIError(code: .invalidRequest, message: "startingAfter is not a payment of this list") }
+            else {
+                throw GatewayAPIError(code: .invalidRequest, message: "startingAfter is not a payment of this list")
+            }
         }
         let records = try await repository.payments(
             merchantId: caller.merchantId, deviceId: caller.deviceId, status: status, last4: last4,
@@ -85,7 +88,9 @@ extension PaymentService {
         let now = clock()
         let refundId = EntityID.make("re")
         return try await database.transaction { executor in
-            guard var record = try await repository.payment(id, merchantId: caller.merchantId, locking: true, on: executor),
+            guard
+                var record = try await repository.payment(
+                    id, merchantId: caller.merchantId, locking: true, on: executor),
                 caller.sees(record)
             else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
             guard record.payment.status == .succeeded, record.payment.kind == .purchase else {
@@ -152,7 +157,9 @@ extension PaymentService {
     ) async throws -> Payment {
         let now = clock()
         return try await database.transaction { executor in
-            guard var record = try await repository.payment(id, merchantId: caller.merchantId, locking: true, on: executor),
+            guard
+                var record = try await repository.payment(
+                    id, merchantId: caller.merchantId, locking: true, on: executor),
                 caller.sees(record)
             else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
             let detail = try body(&record)

@@ -2,6 +2,7 @@ import EMV
 import Foundation
 import GatewayAPI
 import ISO8583
+import _SQLStorage
 
 extension PaymentService {
     /// Resubmits a payment awaiting the cardholder's PIN with the PIN block the reader sent: the block (ISO 9564
@@ -13,7 +14,8 @@ extension PaymentService {
     ///   (the payment is declined), ``GatewayAPIError/Code/issuerUnavailable``.
     func submitPIN(_ submission: PINSubmission, paymentId: String, caller: Caller) async throws -> Payment {
         guard let pinBlock = [UInt8](hex: submission.pinBlock), pinBlock.count == 16 else {
-            throw GatewayAPIError(code: .invalidRequest, message: "pinBlock must be 16 bytes of hex (ISO 9564 format 4)")
+            throw GatewayAPIError(
+                code: .invalidRequest, message: "pinBlock must be 16 bytes of hex (ISO 9564 format 4)")
         }
         let now = clock()
         guard var record = try await repository.payment(paymentId, merchantId: caller.merchantId, on: database),
@@ -21,7 +23,9 @@ extension PaymentService {
         else { throw GatewayAPIError(code: .notFound, message: "no such payment") }
         guard record.payment.status == .requiresPIN, let tokenHash = record.pinTokenHash,
             tokenHash == Self.hash(submission.pinToken), let pending = record.pendingCardData
-        else { throw GatewayAPIError(code: .pinNotAllowed, message: "this payment does not await a PIN for that token") }
+        else {
+            throw GatewayAPIError(code: .pinNotAllowed, message: "this payment does not await a PIN for that token")
+        }
         guard let deadline = record.pinDeadline, now <= deadline else {
             throw GatewayAPIError(code: .pinNotAllowed, message: "the PIN window (55 s after the read) has passed")
         }

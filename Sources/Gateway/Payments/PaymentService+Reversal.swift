@@ -3,6 +3,7 @@ import HTTPTypes
 import GatewayAPI
 import ISO8583
 import Issuer
+import _SQLStorage
 
 extension PaymentService {
     /// How many due reversals one sweep sends.

@@ -5,6 +5,7 @@ import GatewayAPI
 import ISO8583
 import Issuer
 import Logging
+import _SQLStorage
 
 /// The payments core: authorises sealed reads through the issuer, and captures, voids, refunds and lists.
 ///

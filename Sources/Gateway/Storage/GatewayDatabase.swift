@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 import ServiceLifecycle
+public import _SQLStorage
 
 /// Opens the gateway's database the way `tap serve` and `tap merchant` are told to: a SQLite file under the data
 /// directory by default, or PostgreSQL (``PostgresStorage``) for a `postgres://` URL.

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import _SQLStorage
 
 /// A merchant's past: `count` succeeded payments of one device spread over the last 30 days, each with its audit row,
 /// and the idempotency keys a day's retention keeps (those of the last 24 hours), written straight into the

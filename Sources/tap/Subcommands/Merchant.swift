@@ -4,6 +4,7 @@ import Foundation
 import Gateway
 import GatewayAPI
 import Logging
+import _SQLStorage
 
 extension Tap {
     /// Manages the gateway's merchants, their users and API keys, directly in its database.

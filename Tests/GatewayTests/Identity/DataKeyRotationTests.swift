@@ -7,6 +7,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Issuer
 import Testing
+import _SQLStorage
 
 @Suite("Data key rotation while the gateway serves")
 struct DataKeyRotationTests {

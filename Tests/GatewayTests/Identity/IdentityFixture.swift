@@ -10,6 +10,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import _SQLStorage
 
 /// Every log line the application wrote, rendered with its metadata.
 final class LogRecorder: @unchecked Sendable {

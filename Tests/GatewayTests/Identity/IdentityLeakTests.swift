@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import _SQLStorage
 
 @Suite("Identity secrets stay out of responses, logs and the audit log")
 struct IdentityLeakTests {

@@ -10,6 +10,7 @@ import Hummingbird
 import HummingbirdTesting
 import ReaderKernel
 import Testing
+import _SQLStorage
 
 @Suite("Device prepare")
 struct PrepareTests {
@@ -176,7 +177,8 @@ struct PrepareTests {
 
             // The PIN key is AES-128 and stored only encrypted.
             #expect(provisioning.pinKey.key.count == 16)
-            let rows = try await fixture.database.query("SELECT pin_key, pin_key_id FROM merchant_devices WHERE id = 'phone-1'")
+            let rows = try await fixture.database.query(
+                "SELECT pin_key, pin_key_id FROM merchant_devices WHERE id = 'phone-1'")
             let stored = try #require(try rows.first?.optionalBlob("pin_key"))
             #expect(try rows.first?.optionalText("pin_key_id") == provisioning.pinKey.keyId)
             #expect(!Data(stored).contains(provisioning.pinKey.key))

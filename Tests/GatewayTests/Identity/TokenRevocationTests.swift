@@ -9,6 +9,7 @@ import Issuer
 import Logging
 import NIOCore
 import Testing
+import _SQLStorage
 
 @Suite("Token revocation")
 struct TokenRevocationTests {

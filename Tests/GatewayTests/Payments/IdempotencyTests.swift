@@ -9,6 +9,7 @@ import Issuer
 import NIOCore
 import NIOHTTP1
 import Testing
+import _SQLStorage
 
 @Suite("Idempotency over a live port")
 struct IdempotencyTests {

@@ -11,6 +11,7 @@ import Issuer
 import NIOCore
 import ReaderKernel
 import Testing
+import _SQLStorage
 
 /// A whole gateway on a live loopback port — SQLite or PostgreSQL, the in-process issuer holding the test cards —
 /// with an onboarded merchant (admin, API key, linked account) and a prepared device, plus the helpers a reader SDK

@@ -6,6 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Issuer
 import Testing
+import _SQLStorage
 
 @Suite("Payments over a live port")
 struct PaymentFlowTests {
@@ -59,7 +60,8 @@ struct PaymentFlowTests {
             #expect(try await gateway.balance(card) == TestCards.balance - 250)
             let list = try await gateway.get("/v1/payments?limit=1").decoded(PaymentList.self)
             #expect(list.data.map(\.id) == [manual.id] && list.hasMore)
-            let next = try await gateway.get("/v1/payments?limit=5&startingAfter=\(manual.id)").decoded(PaymentList.self)
+            let next = try await gateway.get("/v1/payments?limit=5&startingAfter=\(manual.id)").decoded(
+                PaymentList.self)
             #expect(next.data.map(\.id) == [automatic.id] && !next.hasMore)
             let byLast4 = try await gateway.get("/v1/payments?last4=1513").decoded(PaymentList.self)
             #expect(byLast4.data.count == 2)
@@ -80,7 +82,10 @@ struct PaymentFlowTests {
             #expect(ids == ids.sorted() && Set(ids).count == 3, "\(ids)")
             // prefix, 9 time characters, 20 random ones, from one alphabet without 0, 1, l and o
             let alphabet = Set("23456789abcdefghijkmnpqrstuvwxyz")
-            #expect(ids.allSatisfy { $0.hasPrefix("pay_") && $0.count == 33 && $0.dropFirst(4).allSatisfy(alphabet.contains) })
+            #expect(
+                ids.allSatisfy {
+                    $0.hasPrefix("pay_") && $0.count == 33 && $0.dropFirst(4).allSatisfy(alphabet.contains)
+                })
         }
     }
 
@@ -100,7 +105,9 @@ struct PaymentFlowTests {
         }
     }
 
-    @Test("an issuer that does not answer: 504 issuerUnavailable, the payment failed and reversed", arguments: TestDatabases.kinds)
+    @Test(
+        "an issuer that does not answer: 504 issuerUnavailable, the payment failed and reversed",
+        arguments: TestDatabases.kinds)
     func issuerTimeout(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.issuerTimeout, .mastercard))

@@ -8,17 +8,21 @@ import HummingbirdTesting
 import Issuer
 import ReaderKernel
 import Testing
+import _SQLStorage
 
 @Suite("Verifications, card-present refunds, metrics and secrecy over a live port")
 struct PaymentKindTests {
-    @Test("a card verification without an amount, and a card-present refund without a payment", arguments: TestDatabases.kinds)
+    @Test(
+        "a card verification without an amount, and a card-present refund without a payment",
+        arguments: TestDatabases.kinds)
     func verificationAndRefundRead(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.approve, .visa))
             let tapper = try gateway.tapper(card)
             let read = try await gateway.sealedTap(tapper, minorUnits: 0)
             let response = try await gateway.post(
-                "/v1/payments", CreatePaymentRequest(
+                "/v1/payments",
+                CreatePaymentRequest(
                     cardData: read, amount: 0, currency: "EUR", kind: .verification, verificationReason: .saveCard))
             let verification = try response.decoded(Payment.self)
             #expect(verification.status == .succeeded && verification.kind == .verification, "\(response.text)")
@@ -34,9 +38,11 @@ struct PaymentKindTests {
 
             let refundRead = try await gateway.sealedTap(tapper, minorUnits: 1_250, type: .refund)
             let refund = try await gateway.post(
-                "/v1/refunds", CreateRefundRequest(amount: 1_250, reason: "returned", cardData: refundRead, currency: "EUR"))
+                "/v1/refunds",
+                CreateRefundRequest(amount: 1_250, reason: "returned", cardData: refundRead, currency: "EUR"))
             let created = try refund.decoded(Refund.self)
-            #expect(created.paymentId == nil && created.amount == 1_250 && created.card?.last4 == "0119", "\(refund.text)")
+            #expect(
+                created.paymentId == nil && created.amount == 1_250 && created.card?.last4 == "0119", "\(refund.text)")
             let replay = try await gateway.post(
                 "/v1/refunds", CreateRefundRequest(amount: 1_250, cardData: refundRead, currency: "EUR"))
             #expect(replay.problem?.code == "cardDataReplayed")
@@ -51,11 +57,13 @@ struct PaymentKindTests {
             let metrics = try await gateway.client.execute(uri: "/metrics", method: .get, headers: [:], body: nil).text
             #expect(metrics.contains(#"gateway_authorizations_total{result="succeeded"} 1"#))
             #expect(metrics.contains(#"gateway_authorizations_total{result="declined"} 1"#))
-            #expect(metrics.contains(#"gateway_http_request_duration_seconds_bucket{method="POST",route="/v1/payments""#))
+            #expect(
+                metrics.contains(#"gateway_http_request_duration_seconds_bucket{method="POST",route="/v1/payments""#))
         }
     }
 
-    @Test("no test card's PAN or track 2 in any log, response, audit row or stored text", arguments: TestDatabases.kinds)
+    @Test(
+        "no test card's PAN or track 2 in any log, response, audit row or stored text", arguments: TestDatabases.kinds)
     func secrecy(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             var bodies: [String] = []

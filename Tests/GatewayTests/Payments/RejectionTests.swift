@@ -8,6 +8,7 @@ import HummingbirdTesting
 import Issuer
 import NIOCore
 import Testing
+import _SQLStorage
 
 @Suite("Rejections over a live port")
 struct RejectionTests {

@@ -6,6 +6,7 @@ import GatewayAPI
 import HummingbirdTesting
 import Issuer
 import Testing
+import _SQLStorage
 
 @Suite("Reversals retried until acknowledged, over ISO 8583 on TCP")
 struct ReversalRetryTests {
@@ -50,7 +51,9 @@ struct ReversalRetryTests {
                 }
                 let audit = try await gateway.application.database.query(
                     "SELECT action, detail, at FROM audit_log WHERE entity_id = $1 ORDER BY id", [.text(payment.id)])
-                let trail = try audit.map { "\(try $0.text("action")) \(try $0.text("detail")) \(try $0.integer("at"))" }
+                let trail = try audit.map {
+                    "\(try $0.text("action")) \(try $0.text("detail")) \(try $0.integer("at"))"
+                }
                 #expect(try await !Self.reversalPending(gateway, payment.id), "\(trail)")
                 #expect(try await repository.account(keyedPAN)?.availableBalance == TestCards.balance)
             }

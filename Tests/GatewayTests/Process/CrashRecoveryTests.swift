@@ -5,6 +5,7 @@ import Gateway
 import GatewayAPI
 import Issuer
 import Testing
+import _SQLStorage
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import Gateway
 import Issuer
 import Logging
 import Testing
+import _SQLStorage
 
 /// Where the gateway processes of one test keep their data: a fresh data directory (the key file, and the SQLite
 /// file) and, for PostgreSQL, a fresh database; both go when the test ends.

@@ -6,6 +6,7 @@ import Issuer
 import NIOCore
 import NIOPosix
 import Testing
+import _SQLStorage
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,7 @@
 import Gateway
 import Testing
+import _SQLStorage
+import Issuer
 
 @Suite("Storage: migrations")
 struct MigrationTests {
@@ -15,7 +17,8 @@ struct MigrationTests {
             #expect(
                 try rows.map { "\(try $0.text("schema")) \(try $0.integer("version"))" }
                     == [
-                        "gateway 1", "gateway 2", "gateway 3", "gateway 4", "gateway 5", "gateway 6", "gateway 7", "gateway 8",
+                        "gateway 1", "gateway 2", "gateway 3", "gateway 4", "gateway 5", "gateway 6", "gateway 7",
+                        "gateway 8",
                         "issuer 1", "issuer 2", "issuer 3", "issuer 4", "issuer 5", "issuer 6",
                     ])
         }
@@ -96,7 +99,8 @@ struct MigrationTests {
                 try rows.map { "\(try $0.text("merchant_id")) \(try $0.text("id")) \(try $0.text("terminal_id"))" }
                     == ["mer_b ecom_mer_b T0000003", "mer_a phone-paid T0000001", "mer_b phone-used T0000002"])
             #expect(try rows.allSatisfy { try $0.integer("next_stan") == 42 })
-            #expect(try rows.allSatisfy { try $0.optionalBlob("pin_key") == nil && $0.optionalText("pin_key_id") == nil })
+            #expect(
+                try rows.allSatisfy { try $0.optionalBlob("pin_key") == nil && $0.optionalText("pin_key_id") == nil })
             await #expect(throws: StorageError.queryFailed) { try await database.query("SELECT id FROM devices") }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import Testing
+import _SQLStorage
 
 /// Makes a missing PostgreSQL visible: skipped with its reason on a developer's machine, a failure in CI.
 @Suite("PostgreSQL availability")

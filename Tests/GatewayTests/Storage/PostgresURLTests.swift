@@ -1,5 +1,6 @@
 import Gateway
 import Testing
+import _SQLStorage
 
 @Suite("Storage: PostgreSQL URLs")
 struct PostgresURLTests {
@@ -16,9 +17,11 @@ struct PostgresURLTests {
         #expect(url.description == "postgres://gateway:***@db.example.com:6543/payments?sslmode=require")
     }
 
-    @Test("defaults: port 5432, the user's database, no TLS on loopback", arguments: [
-        "postgres://postgres@127.0.0.1", "postgresql://postgres@localhost/", "postgres://postgres@[::1]",
-    ])
+    @Test(
+        "defaults: port 5432, the user's database, no TLS on loopback",
+        arguments: [
+            "postgres://postgres@127.0.0.1", "postgresql://postgres@localhost/", "postgres://postgres@[::1]",
+        ])
     func defaults(_ text: String) throws {
         let url = try PostgresURL(text)
         #expect(url.port == 5432)
@@ -34,11 +37,14 @@ struct PostgresURLTests {
         #expect(try PostgresURL("postgres://u@127.0.0.1:1/d").with(database: "other").database == "other")
     }
 
-    @Test("malformed URLs are connectionFailed without quoting the password", arguments: [
-        "", "mysql://u:hunter2@h/d", "postgres://:hunter2@h/d", "postgres://u:hunter2@/d", "postgres://u:hunter2@h:0/d",
-        "postgres://u:hunter2@h/d/e", "postgres://u:hunter2@h/d?sslmode=sometimes", "postgres://u:hunter2@h/d?x=1",
-        "not a url at all",
-    ])
+    @Test(
+        "malformed URLs are connectionFailed without quoting the password",
+        arguments: [
+            "", "mysql://u:hunter2@h/d", "postgres://:hunter2@h/d", "postgres://u:hunter2@/d",
+            "postgres://u:hunter2@h:0/d",
+            "postgres://u:hunter2@h/d/e", "postgres://u:hunter2@h/d?sslmode=sometimes", "postgres://u:hunter2@h/d?x=1",
+            "not a url at all",
+        ])
     func malformed(_ text: String) {
         let error = #expect(throws: StorageError.connectionFailed) { try PostgresURL(text) }
         #expect(error.map { !$0.message.contains("hunter2") } ?? false)

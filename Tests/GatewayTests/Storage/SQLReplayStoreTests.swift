@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import Testing
+import _SQLStorage
 
 @Suite("Storage: the SQL replay store")
 struct SQLReplayStoreTests {
@@ -13,7 +14,8 @@ struct SQLReplayStoreTests {
             let read = UUID()
             let expiry = Self.now.addingTimeInterval(60)
             let first = try await store.recordOpened(readId: read, expiresAt: expiry, now: Self.now)
-            let again = try await store.recordOpened(readId: read, expiresAt: expiry, now: Self.now.addingTimeInterval(1))
+            let again = try await store.recordOpened(
+                readId: read, expiresAt: expiry, now: Self.now.addingTimeInterval(1))
             let other = try await store.recordOpened(readId: UUID(), expiresAt: expiry, now: Self.now)
             // Another node (another store over the same database) sees the read too.
             let elsewhere = try await SQLReplayStore(database: database).recordOpened(
@@ -37,7 +39,8 @@ struct SQLReplayStoreTests {
             let left = try await database.query("SELECT read_id FROM opened_reads ORDER BY expires_at")
             #expect(left.count == 2)
             #expect(try left.first?.text("read_id") == young.uuidString.lowercased())
-            let replayed = try await store.recordOpened(readId: young, expiresAt: Self.now.addingTimeInterval(60), now: later)
+            let replayed = try await store.recordOpened(
+                readId: young, expiresAt: Self.now.addingTimeInterval(60), now: later)
             #expect(!replayed)
         }
     }

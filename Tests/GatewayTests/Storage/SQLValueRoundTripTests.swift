@@ -1,5 +1,6 @@
 import Gateway
 import Testing
+import _SQLStorage
 
 @Suite("Storage: values and placeholders")
 struct SQLValueRoundTripTests {
@@ -13,9 +14,15 @@ struct SQLValueRoundTripTests {
             try await database.query(
                 "CREATE TABLE round_trip (id BIGINT PRIMARY KEY, i BIGINT, t TEXT, b \(database.dialect.blobType))")
             var rows: [[SQLValue]] = []
-            for (index, integer) in Self.integers.enumerated() { rows.append([.integer(index), .integer(integer), .null, .null]) }
-            for (index, text) in Self.texts.enumerated() { rows.append([.integer(100 + index), .null, .text(text), .null]) }
-            for (index, blob) in Self.blobs.enumerated() { rows.append([.integer(200 + index), .null, .null, .blob(blob)]) }
+            for (index, integer) in Self.integers.enumerated() {
+                rows.append([.integer(index), .integer(integer), .null, .null])
+            }
+            for (index, text) in Self.texts.enumerated() {
+                rows.append([.integer(100 + index), .null, .text(text), .null])
+            }
+            for (index, blob) in Self.blobs.enumerated() {
+                rows.append([.integer(200 + index), .null, .null, .blob(blob)])
+            }
             for row in rows {
                 try await database.query("INSERT INTO round_trip (id, i, t, b) VALUES ($1, $2, $3, $4)", row)
             }

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import Logging
 import Testing
+import _SQLStorage
 
 @Suite("Storage: SQLite files are private")
 struct SQLiteFilePermissionTests {

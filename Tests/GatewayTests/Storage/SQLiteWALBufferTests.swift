@@ -1,6 +1,7 @@
 import Gateway
 import SQLiteWALBuffer
 import Testing
+import _SQLStorage
 
 /// A commit's WAL frames go to the file in one write instead of two per page (`SQLiteWALBuffer`, a VFS over
 /// SQLite's default one, used by every `SQLiteStorage` file).

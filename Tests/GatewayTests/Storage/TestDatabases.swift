@@ -2,6 +2,8 @@ import Foundation
 import Gateway
 import Logging
 import Testing
+import _SQLStorage
+import Issuer
 
 /// Fresh, migrated databases for tests: a SQLite file in the temporary directory and, when
 /// `CONTACTLESS_POSTGRES_URL` is set (scripts/test starts a private PostgreSQL and sets it), a PostgreSQL database

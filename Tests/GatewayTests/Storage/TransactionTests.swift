@@ -1,11 +1,13 @@
 import Gateway
 import Testing
+import _SQLStorage
 
 @Suite("Storage: transactions")
 struct TransactionTests {
     struct Abandoned: Error, Equatable {}
 
-    @Test("a transaction whose body throws is rolled back and rethrows the body's error", arguments: TestDatabases.kinds)
+    @Test(
+        "a transaction whose body throws is rolled back and rethrows the body's error", arguments: TestDatabases.kinds)
     func rollback(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: []) { database in
             try await database.query("CREATE TABLE ledger (id BIGINT PRIMARY KEY, amount BIGINT NOT NULL)")
@@ -21,7 +23,8 @@ struct TransactionTests {
             #expect(try rows.map { [try $0.integer("id"), try $0.integer("amount")] } == [[1, 100]])
             // The database is usable afterwards, and a body that returns commits.
             let id = try await database.transaction { executor in
-                try await executor.query("INSERT INTO ledger (id, amount) VALUES (3, 5) RETURNING id").first?.integer("id")
+                try await executor.query("INSERT INTO ledger (id, amount) VALUES (3, 5) RETURNING id").first?.integer(
+                    "id")
             }
             #expect(id == 3)
         }
@@ -63,7 +66,8 @@ struct TransactionTests {
                                 "SELECT value FROM counters WHERE id = 1\(executor.dialect.forUpdate)")
                             let value = try #require(rows.first).integer("value")
                             await Task.yield()  // invite another transaction in between the read and the write
-                            try await executor.query("UPDATE counters SET value = $1 WHERE id = 1", [.integer(value + 1)])
+                            try await executor.query(
+                                "UPDATE counters SET value = $1 WHERE id = 1", [.integer(value + 1)])
                         }
                     }
                 }
@@ -90,9 +94,11 @@ struct TransactionTests {
                     group.addTask {
                         try await database.transaction { executor in
                             let attempt = attempts.increment()
-                            try await executor.query("UPDATE pair SET value = value + 1 WHERE id = $1", [.integer(first)])
+                            try await executor.query(
+                                "UPDATE pair SET value = value + 1 WHERE id = $1", [.integer(first)])
                             if attempt <= 2 { await barrier.arrive() }
-                            try await executor.query("UPDATE pair SET value = value + 1 WHERE id = $1", [.integer(second)])
+                            try await executor.query(
+                                "UPDATE pair SET value = value + 1 WHERE id = $1", [.integer(second)])
                         }
                     }
                 }

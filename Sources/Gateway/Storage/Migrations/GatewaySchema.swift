@@ -1,3 +1,4 @@
+public import _SQLStorage
 /// The gateway's tables. Times are BIGINT milliseconds since 1970, booleans 0/1, money BIGINT minor units with a
 /// TEXT ISO 4217 code; card data only as keyed hashes, BIN + last four, or AES-GCM ciphertext under the data key.
 public enum GatewaySchema {

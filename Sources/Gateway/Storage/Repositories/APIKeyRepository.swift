@@ -1,4 +1,5 @@
 public import Foundation
+public import _SQLStorage
 
 /// Merchants' API keys, stored as the SHA-256 of their secrets, in SQL over any ``SQLDatabase``.
 public struct APIKeyRepository: Sendable {

@@ -1,5 +1,6 @@
 import ApplePay
 import Foundation
+public import _SQLStorage
 
 /// A merchant's Apple Pay payment processing identities (certificate and private key) in the gateway schema's
 /// `applepay_identities` table: the certificate as PEM, the private key PEM sealed with AES-GCM under the gateway's
@@ -88,7 +89,8 @@ public struct ApplePayIdentityRepository: Sendable {
             """, [.text(merchantId)]
         ).map { row in
             let id = try row.text("id")
-            let keyPEM = try keys.open(try row.blob("sealed_private_key"), authenticating: Self.authenticatedData(id: id))
+            let keyPEM = try keys.open(
+                try row.blob("sealed_private_key"), authenticating: Self.authenticatedData(id: id))
             return try MerchantIdentity(
                 certificatePEM: try row.text("certificate_pem"), privateKeyPEM: String(decoding: keyPEM, as: UTF8.self),
                 merchantIdentifier: try row.optionalText("merchant_identifier"))

@@ -1,4 +1,5 @@
 public import Foundation
+public import _SQLStorage
 
 /// The audit log of every state change (table `audit_log`): who did what to which entity, when.
 ///

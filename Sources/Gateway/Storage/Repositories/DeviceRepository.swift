@@ -1,6 +1,7 @@
 import EMV
 public import Foundation
 public import GatewayAPI
+public import _SQLStorage
 
 /// Reader devices: each merchant's registration of a device with its own terminal id and PIN encryption key
 /// (encrypted under the data key), and the merchants a device used (for ``DeviceMerchantLimit``), in SQL over any

@@ -1,4 +1,5 @@
 import Foundation
+import _SQLStorage
 
 /// Idempotency keys in SQL: which request a key was first used for, and the response to replay.
 ///

@@ -1,6 +1,7 @@
 public import EMV
 public import Foundation
 public import GatewayAPI
+public import _SQLStorage
 
 /// Merchants and their account link (Terms and Conditions), in SQL over any ``SQLDatabase``.
 public struct MerchantRepository: Sendable {

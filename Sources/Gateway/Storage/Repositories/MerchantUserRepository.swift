@@ -1,5 +1,6 @@
 import EMV
 public import Foundation
+public import _SQLStorage
 
 /// A merchant's users, in SQL over any ``SQLDatabase``.
 public struct MerchantUserRepository: Sendable {

@@ -2,6 +2,7 @@ import EMV
 import Foundation
 import GatewayAPI
 import ISO8583
+import _SQLStorage
 
 /// Payments and refunds in SQL, written once for both databases; each function runs on the executor it is given,
 /// so callers compose them into one transaction.

@@ -1,5 +1,6 @@
 public import Foundation
 public import GatewayAPI
+public import _SQLStorage
 
 /// The reads the gateway has opened, in the gateway schema's `opened_reads` table, so every node behind a load
 /// balancer refuses a replayed sealed card data.

@@ -1,5 +1,6 @@
 import ApplePay
 import Foundation
+public import _SQLStorage
 
 /// The Apple Pay transactionIds the gateway accepted, in the gateway schema's `applepay_transactions` table, so
 /// every node behind a load balancer refuses a replayed token.

@@ -1,6 +1,6 @@
 import EMV
 import Foundation
-public import Issuer
+public import _SQLStorage
 
 /// The digitization service's rows (``IssuerSchema`` version 5): eligibility answers in `issuer_eligibilities`,
 /// digitizations in `issuer_digitizations`, digitized tokens in `issuer_digitized_tokens`. The funding PAN is kept

@@ -1,3 +1,4 @@
+public import _SQLStorage
 /// The issuer host's tables (prefixed `issuer_`), beside the gateway's in one database or alone in its own: card
 /// accounts by keyed PAN hash and the approved authorizations kept for reversals. The PAN is stored only as its keyed
 /// hash, its AES-GCM ciphertext and BIN + last four; no track 2, cryptogram or PIN block is ever stored. Version 3

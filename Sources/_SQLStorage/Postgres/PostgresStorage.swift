@@ -37,7 +37,8 @@ public final class PostgresStorage: SQLDatabase {
     }
 
     /// Creates a pool for the database at `url`; it connects once ``run()`` runs.
-    public init(url: PostgresURL, maximumConnections: Int = 20, logger: Logger = Logger(label: "contactless.postgres")) {
+    public init(url: PostgresURL, maximumConnections: Int = 20, logger: Logger = Logger(label: "contactless.postgres"))
+    {
         let tls: PostgresClient.Configuration.TLS =
             switch url.tls {
             case .disable: .disable
@@ -221,7 +222,8 @@ extension PostgresStorage {
             }
             // Connection exceptions, failed logins, a missing database, an administrator's shutdown.
             if ["08", "28", "3D", "57"].contains(state.prefix(2)) {
-                return StorageError(.connectionFailed, "PostgreSQL refused or dropped the connection (SQLSTATE \(state))")
+                return StorageError(
+                    .connectionFailed, "PostgreSQL refused or dropped the connection (SQLSTATE \(state))")
             }
             if conflictStates.contains(state) {
                 return StorageError(.transactionConflict, "the transaction conflicted with another (SQLSTATE \(state))")

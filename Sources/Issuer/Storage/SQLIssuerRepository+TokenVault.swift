@@ -1,6 +1,6 @@
 import EMV
 import Foundation
-public import Issuer
+public import _SQLStorage
 
 /// The token vault's rows in `issuer_device_tokens` (``IssuerSchema`` version 3): the DPAN by keyed hash and AES-GCM
 /// ciphertext, the funding account by its keyed PAN hash. ``updateToken(_:_:)`` locks the row.
@@ -24,7 +24,7 @@ extension SQLIssuerRepository: TokenVaultRepository {
                     .text(token.requestor), .integer(token.provisionedAt.millis), .text(token.status.rawValue),
                     .integer(token.lastATC.map(Int.init)),
                 ])
-        } catch where error.code == .uniqueViolation {
+        } catch  where error.code == .uniqueViolation {
             throw IssuerError(.duplicateAccount, "a token has \(token.keyedDPAN) already")
         } catch {
             throw IssuerError(.storageFailed, "issuer storage: \(error.code): \(error.message)")
@@ -88,7 +88,8 @@ extension SQLIssuerRepository: TokenVaultRepository {
         }
         return DeviceToken(
             keyedDPAN: KeyedPANHash(bytes: try row.blob("keyed_dpan")), encryptedDPAN: try row.blob("encrypted_dpan"),
-            maskedDPAN: try row.text("masked_dpan"), fundingKeyedPAN: KeyedPANHash(bytes: try row.blob("funding_keyed_pan")),
+            maskedDPAN: try row.text("masked_dpan"),
+            fundingKeyedPAN: KeyedPANHash(bytes: try row.blob("funding_keyed_pan")),
             expiry: expiry, requestor: try row.text("requestor"),
             provisionedAt: Date(millis: try row.integer("provisioned_at")), status: status,
             lastATC: lastATC.flatMap { UInt16(exactly: $0) })

@@ -36,7 +36,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         guard let components = URLComponents(string: url),
             let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql"
         else {
-            throw StorageError(.connectionFailed, "a PostgreSQL URL has the form postgres://user:password@host:port/database")
+            throw StorageError(
+                .connectionFailed, "a PostgreSQL URL has the form postgres://user:password@host:port/database")
         }
         guard let host = components.host.map(Self.unbracketed), !host.isEmpty else {
             throw StorageError(.connectionFailed, "the PostgreSQL URL has no host")

@@ -50,7 +50,8 @@ public struct Migrator: Sendable {
             } catch {
                 throw StorageError(
                     .migrationFailed,
-                    "\(schema) migration \(migration.version) (\(migration.name)) failed: \((error as? StorageError)?.message ?? "\(type(of: error))")")
+                    "\(schema) migration \(migration.version) (\(migration.name)) failed: \((error as? StorageError)?.message ?? "\(type(of: error))")"
+                )
             }
         }
         return applied

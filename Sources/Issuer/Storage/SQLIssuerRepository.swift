@@ -1,7 +1,7 @@
 import EMV
 import Foundation
 public import ISO8583
-public import Issuer
+public import _SQLStorage
 
 /// The issuer host's accounts and authorizations in SQL (``IssuerSchema``), on SQLite or PostgreSQL.
 ///

@@ -50,9 +50,9 @@ public final class SQLiteStorage: SQLDatabase {
 
     /// Opens (creating if needed) the database file at `path`, or an in-memory database when `path` is nil.
     /// - Throws: ``StorageError/Code/connectionFailed``.
-    public static func open(path: String?, logger: Logger = Logger(label: "contactless.sqlite")) async throws(
-        StorageError
-    ) -> SQLiteStorage {
+    public static func open(path: String?, logger: Logger = Logger(label: "contactless.sqlite"))
+        async throws(StorageError) -> SQLiteStorage
+    {
         if let path { try SQLiteFiles.makePrivate(databasePath: path) }
         let handle: SQLiteHandle
         do {
@@ -68,7 +68,8 @@ public final class SQLiteStorage: SQLDatabase {
         // paired `tap bench gateway` runs. The cache (in KiB) then holds 8,192 pages, as many as before: each
         // commit scans the page cache's hash, so more pages cost every commit.
         for pragma in [
-            "PRAGMA page_size=1024", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA temp_store=MEMORY",
+            "PRAGMA page_size=1024", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+            "PRAGMA temp_store=MEMORY",
             "PRAGMA cache_size=-8192",
         ] {
             try storage.execute(pragma, [])
@@ -280,7 +281,7 @@ public final class SQLiteStorage: SQLDatabase {
     fileprivate func execute(_ sql: String, _ binds: [SQLValue]) throws(StorageError) -> [SQLRow] {
         do {
             return try handle.run(sql, binds)
-        } catch where error.isUniqueViolation {
+        } catch  where error.isUniqueViolation {
             throw StorageError(.uniqueViolation, "a unique key is taken: SQLite error \(error.code)")
         } catch {
             // The code, never SQLite's message: it quotes values in some messages.
