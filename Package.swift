@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "Terminal", targets: ["Terminal"]),
         .library(name: "Wallet", targets: ["Wallet"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
+        .library(name: "TestMode", targets: ["TestMode"]),
         .library(name: "GatewayTesting", targets: ["GatewayTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
@@ -182,13 +183,19 @@ let package = Package(
             dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer", "Wallet"],
             swiftSettings: strictness
         ),
+        // The product's test mode: the test issuer attached to a gateway (what `tap serve` runs by default).
+        .target(
+            name: "TestMode",
+            dependencies: ["Gateway", "Issuer", "_SQLStorage", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictness
+        ),
         // A whole gateway on a loopback port with onboarded merchants (their servers are Terminal's gateway backend),
         // for tests, `tap demo` and `tap bench`.
         .target(
             name: "GatewayTesting",
             dependencies: [
                 "EMV", "Gateway", "GatewayAPI", "Issuer", "CardEmulator", "SmartCard", "TapToPay", "Terminal",
-                "ContactlessTesting", "_SQLStorage",
+                "ContactlessTesting", "TestMode", "_SQLStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -215,6 +222,7 @@ let package = Package(
                 "ReaderKernel",
                 "Gateway",
                 "GatewayAPI",
+                "TestMode",
                 "_SQLStorage",
                 "ContactlessTesting",
                 "GatewayTesting",
@@ -263,7 +271,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayAPI", "Issuer", "ISO8583", "EMV", "ReaderKernel", "CardEmulator", "SmartCard",
-                "ContactlessTesting", "ApplePay", "SQLiteWALBuffer", "_SQLStorage",
+                "ContactlessTesting", "ApplePay", "SQLiteWALBuffer", "TestMode", "_SQLStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

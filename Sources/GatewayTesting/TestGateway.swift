@@ -10,6 +10,7 @@ public import Logging
 public import SmartCard
 public import TapToPay
 public import Terminal
+import TestMode
 
 /// The real gateway on a live loopback port (SQLite, the in-process issuer with the test cards, a hand-moved
 /// clock), and what a merchant's server does around a `PaymentCardReader`: onboard merchants and users, issue
@@ -30,7 +31,7 @@ public struct TestGateway: Sendable {
         logger.logLevel = logLevel
         return try await RunningGateway.with(logger: logger) { directory in
             GatewayConfiguration(
-                port: 0, dataDirectory: directory, issuerTimeout: .milliseconds(500),
+                port: 0, dataDirectory: directory, issuer: .testIssuer, issuerTimeout: .milliseconds(500),
                 reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys,
                 clock: clock.function)
         } _: { running in
@@ -96,7 +97,8 @@ public struct TestGateway: Sendable {
         return CardUnderTest(
             card: card,
             channel: try TestCardTapper.card(
-                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, keyCount: keyCount, personalisedOn: clock.now,
+                pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, keyCount: keyCount,
+                personalisedOn: clock.now,
                 clock: clock.function))
     }
 

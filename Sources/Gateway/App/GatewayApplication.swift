@@ -14,7 +14,9 @@ public import _SQLStorage
 /// issuer link and background services, ready to run.
 ///
 /// ```swift
-/// let gateway = try await GatewayApplication.build(configuration: GatewayConfiguration(caPublicKeys: keys))
+/// let configuration = GatewayConfiguration(issuer: .tcp(host: "issuer", port: 5000, pinEncryptionKey: pinKey),
+///     caPublicKeys: keys)
+/// let gateway = try await GatewayApplication.build(configuration: configuration)
 /// try await gateway.application.runService()   // SIGTERM/SIGINT: stop accepting, finish, close
 /// ```
 public struct GatewayApplication: Sendable {
@@ -27,7 +29,7 @@ public struct GatewayApplication: Sendable {
     public let keys: GatewayKeys
     /// The metrics `/metrics` shows.
     public let metrics: GatewayMetrics
-    /// The keys of the issuer host running in this process (``GatewayConfiguration/IssuerConnection/inProcess``);
+    /// The keys of the issuer host running in this process (``IssuerConnection/Attachment/embeddedIssuerKeys``);
     /// nil for a separate issuer.
     public let embeddedIssuerKeys: IssuerKeys?
 
@@ -48,37 +50,11 @@ public struct GatewayApplication: Sendable {
                 try await DataKeyStore(database: database).load(into: keys.dataKeyRing)
             }
         ]
-        let issuerLink: any IssuerLink
-        let embeddedIssuerKeys: IssuerKeys?
-        switch configuration.issuer {
-        case .inProcess:
-            // Its answers reach no one before the payment's own durable commit (see SQLIssuerRepository.awaitsDisk).
-            let repository = SQLIssuerRepository(database: database, awaitsDisk: false)
-            let issuerKeys: IssuerKeys
-            if let secret = keys.embeddedIssuerSecret {
-                issuerKeys = try IssuerKeys.test(dataKeysFrom: secret)
-            } else {
-                issuerKeys = try IssuerKeys.test
-                logger.warning(
-                    """
-                    the key file predates per-install issuer keys: the embedded issuer's accounts are encrypted \
-                    under the public test keys; start on a new data directory to protect them
-                    """)
-            }
-            embeddedIssuerKeys = issuerKeys
-            migrations.append {
-                try await IssuerSchema.migrator.migrate(database)
-                try await TestCards.seed(repository, keys: issuerKeys)
-            }
-            issuerLink = InProcessIssuerLink(
-                issuer: IssuerHost(keys: issuerKeys, repository: repository), recordsInGatewayDatabase: true)
-        case .tcp(let host, let port):
-            embeddedIssuerKeys = nil
-            let link = TCPIssuerLink(
-                configuration: TCPIssuerLink.Configuration(host: host, port: port, connections: 2), logger: logger)
-            services.append(link)
-            issuerLink = link
-        }
+        let issuer = try await configuration.issuer.attach(
+            IssuerConnection.Context(
+                database: database, embeddedIssuerSecret: keys.embeddedIssuerSecret, logger: logger))
+        services += issuer.services
+        migrations.append(issuer.prepare)
         let clock = configuration.clock
         let metrics = GatewayMetrics()
         // Purged every second by the sweep: at thousands of payments a second, one purge in ten seconds would
@@ -86,7 +62,7 @@ public struct GatewayApplication: Sendable {
         let openedReads = SQLReplayStore(database: database, purgeInterval: 1)
         let payments = PaymentService(
             database: database, opener: keys.opener(replayStore: openedReads, clock: clock),
-            issuer: issuerLink, keys: keys, issuerPINKey: IssuerKeys.testPINEncryptionKey,
+            issuer: issuer.link, keys: keys, issuerPINKey: issuer.pinEncryptionKey,
             issuerTimeout: configuration.issuerTimeout, clock: clock, logger: logger)
         let startup = StartupGate()
         let idempotencyKeys = IdempotencyStore(retention: configuration.idempotencyRetention)
@@ -128,7 +104,7 @@ public struct GatewayApplication: Sendable {
         }
         return GatewayApplication(
             application: application, database: database, keys: keys, metrics: metrics,
-            embeddedIssuerKeys: embeddedIssuerKeys)
+            embeddedIssuerKeys: issuer.embeddedIssuerKeys)
     }
 
     /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.

@@ -3,14 +3,6 @@ public import Foundation
 
 /// How to run a gateway: where it listens, where it keeps its data, which issuer it talks to.
 public struct GatewayConfiguration: Sendable {
-    /// Which issuer host authorises.
-    public enum IssuerConnection: Sendable, Hashable {
-        /// The issuer host in the same process, on the gateway's database, holding the test cards' accounts.
-        case inProcess
-        /// A separate issuer host (`tap issuer`) over ISO 8583 on TCP.
-        case tcp(host: String, port: Int)
-    }
-
     /// The address to listen on.
     public var hostname: String
     /// The port to listen on; 0 takes any free port.
@@ -50,10 +42,10 @@ public struct GatewayConfiguration: Sendable {
     /// 64 KiB: the largest body the API takes, a sealed tap or an Apple Pay token, is a few KiB.
     public static let defaultMaxRequestBodySize = 64 * 1024
 
-    /// A configuration: by default 127.0.0.1:8080, `./.tap`, SQLite, the in-process issuer, a 2 s issuer timeout.
+    /// A configuration: by default 127.0.0.1:8080, `./.tap`, SQLite, a 2 s issuer timeout.
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: ".tap"),
-        databaseURL: String? = nil, issuer: IssuerConnection = .inProcess, issuerTimeout: Duration = .seconds(2),
+        databaseURL: String? = nil, issuer: IssuerConnection, issuerTimeout: Duration = .seconds(2),
         reversalInterval: Duration = .seconds(1), recoverAfter: Duration? = nil, caPublicKeys: CAPublicKeyList,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {

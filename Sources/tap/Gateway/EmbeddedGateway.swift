@@ -7,6 +7,7 @@ import GatewayTesting
 import Logging
 import NIOCore
 import NIOHTTP1
+import TestMode
 
 /// A whole gateway in this process, as `tap demo` and `tap bench gateway` use it: started on a free loopback port
 /// over a fresh data directory (durable SQLite, or the PostgreSQL database given; the in-process issuer with the test
@@ -37,7 +38,7 @@ struct EmbeddedGateway: Sendable {
         defer { try? FileManager.default.removeItem(at: shared) }
         return try await withNodes(nodes, logger: logger) { directory in
             GatewayConfiguration(
-                port: 0, dataDirectory: nodes > 1 ? shared : directory, databaseURL: databaseURL,
+                port: 0, dataDirectory: nodes > 1 ? shared : directory, databaseURL: databaseURL, issuer: .testIssuer,
                 caPublicKeys: try CardProfile.testCAPublicKeys)
         } _: { nodes in
             let running = nodes[0]

@@ -1,9 +1,11 @@
 import ArgumentParser
 import CardEmulator
 import Foundation
+import EMV
 import Gateway
 import Hummingbird
 import Logging
+import TestMode
 
 extension Tap {
     /// Runs the gateway: the PSP's HTTP API with the issuer host in the same process (or a separate one).
@@ -29,6 +31,11 @@ extension Tap {
         var database: String?
         @Option(help: ArgumentHelp("A separate issuer host (`tap issuer`).", valueName: "host:port"))
         var issuer: String?
+        @Option(
+            help: ArgumentHelp(
+                "The PIN key agreed with the --issuer host, as hex (16 or 32 bytes); without it, `tap issuer`'s test key.",
+                valueName: "file"))
+        var issuerPINKey: String?
         @Option(help: "Seconds to wait for the issuer's answer before reversing.") var issuerTimeout = 2.0
         @Option(
             help: ArgumentHelp(
@@ -64,7 +71,7 @@ extension Tap {
             logger.logLevel = .info
             var configuration = GatewayConfiguration(
                 hostname: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory), databaseURL: database,
-                issuerTimeout: .milliseconds(Int(issuerTimeout * 1000)),
+                issuer: .testIssuer, issuerTimeout: .milliseconds(Int(issuerTimeout * 1000)),
                 recoverAfter: recoverAfter.map { .milliseconds(Int($0 * 1000)) },
                 caPublicKeys: try CardProfile.testCAPublicKeys)
             configuration.maxRequestBodySize = maxBodySize
@@ -74,7 +81,19 @@ extension Tap {
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {
                     throw ValidationError("--issuer takes host:port")
                 }
-                configuration.issuer = .tcp(host: String(parts[0]), port: issuerPort)
+                if let issuerPINKey {
+                    guard let key = try? String(contentsOfFile: issuerPINKey, encoding: .utf8),
+                        let bytes = [UInt8](hex: key.trimmingCharacters(in: .whitespacesAndNewlines)),
+                        bytes.count == 16 || bytes.count == 32
+                    else { throw ValidationError("--issuer-pin-key must name a file holding 16 or 32 bytes as hex") }
+                    configuration.issuer = .tcp(host: String(parts[0]), port: issuerPort, pinEncryptionKey: bytes)
+                } else {
+                    logger.notice(
+                        "issuer \(issuer) is taken to be `tap issuer`: PIN blocks go to it under the test PIN key")
+                    configuration.issuer = .testIssuer(host: String(parts[0]), port: issuerPort)
+                }
+            } else {
+                logger.notice("the test issuer runs in process with the test cards and test keys (the demo default)")
             }
             let host = self.host
             let port = self.port

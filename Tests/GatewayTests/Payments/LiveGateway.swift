@@ -12,6 +12,7 @@ import NIOCore
 import ReaderKernel
 import Testing
 import _SQLStorage
+import TestMode
 
 /// A whole gateway on a live loopback port — SQLite or PostgreSQL, the in-process issuer holding the test cards —
 /// with an onboarded merchant (admin, API key, linked account) and a prepared device, plus the helpers a reader SDK
@@ -32,7 +33,7 @@ struct LiveGateway {
 
     /// Runs `body` against a fresh gateway on `kind`.
     static func with(
-        _ kind: TestDatabases.Kind, issuer: GatewayConfiguration.IssuerConnection = .inProcess,
+        _ kind: TestDatabases.Kind, issuer: IssuerConnection = .testIssuer,
         issuerTimeout: Duration = .milliseconds(500), applePayRootsPEM: [String] = [],
         _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
@@ -51,7 +52,7 @@ struct LiveGateway {
     }
 
     private static func run(
-        databaseURL: String?, issuer: GatewayConfiguration.IssuerConnection, issuerTimeout: Duration,
+        databaseURL: String?, issuer: IssuerConnection, issuerTimeout: Duration,
         applePayRootsPEM: [String], _ body: @Sendable (LiveGateway) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")

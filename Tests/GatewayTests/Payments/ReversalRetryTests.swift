@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Issuer
 import Testing
 import _SQLStorage
+import TestMode
 
 @Suite("Reversals retried until acknowledged, over ISO 8583 on TCP")
 struct ReversalRetryTests {
@@ -26,7 +27,7 @@ struct ReversalRetryTests {
             // well beyond that lets the first payment wait for the link to reconnect, even on a machine loaded by the
             // whole test run (3 s once was not enough there).
             try await LiveGateway.with(
-                kind, issuer: .tcp(host: "127.0.0.1", port: port), issuerTimeout: .seconds(8)
+                kind, issuer: .testIssuer(host: "127.0.0.1", port: port), issuerTimeout: .seconds(8)
             ) { gateway in
                 let payment = try await LiveIssuer.withRunning(Self.server(host, port: port)) {
                     // The link retries the port with a backoff of at most 2 s: let it connect first.
