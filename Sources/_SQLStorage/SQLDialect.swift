@@ -21,9 +21,8 @@ public enum SQLDialect: String, Sendable, Hashable {
     /// quoted string or identifier stays as it is.
     func placeholders(_ sql: String) -> String {
         guard self == .sqlite else { return sql }
-        // Bytes, not Characters: grapheme breaking was a tenth of a busy gateway's CPU when this ran for every
-        // statement (now once per statement prepared). Quotes, `$` and digits are ASCII, so no multi-byte character
-        // can be mistaken for them.
+        // Bytes, not Characters (no grapheme breaking needed): quotes, `$` and digits are ASCII, so no multi-byte
+        // character can be mistaken for them.
         var bytes = Array(sql.utf8)
         var previous: UInt8 = 0
         var quote: UInt8?

@@ -37,11 +37,11 @@ enum DESEngine {
     /// Written with one operator, LLVM rebuilds any tree into a chain of seven dependent XORs after the loads;
     /// mixing operators it cannot reassociate across keeps a tree. The four entries indexed by `r` ⊕ k0 are
     /// ready a cycle before those behind the rotation, so they meet `l` first and the late four join last: this
-    /// is the critical path of every round, and each level off it is ~8% of a DES block.
+    /// is the critical path of every round.
     ///
     /// Each group is looked up by its whole byte, the two bits above its six included (``DESTables/sp`` repeats
     /// every entry four times): a byte comes out of a register in one instruction (`movzbl %ah`, or a shift for
-    /// the top one) where masking six bits took two, and a 3DES block got about 5% faster.
+    /// the top one) where masking six bits takes two.
     @inline(__always) @usableFromInline
     static func halfRound(
         _ l: UInt32, _ r: UInt32, _ k0: UInt32, _ k1: UInt32, _ sp: UnsafePointer<UInt32>

@@ -23,7 +23,7 @@ enum EntityID {
         for index in (0..<9).reversed() {
             characters.append(alphabet[Int(truncatingIfNeeded: millis >> (5 * UInt64(index)) & 31)])
         }
-        // Five bits a character from two 64-bit draws (each draw is a getrandom call: one per character was 20).
+        // Five bits a character from two 64-bit draws: each draw is a getrandom call, so not one per character.
         for _ in 0..<2 {
             let word: UInt64 = generator.next()
             for index in 0..<10 {

@@ -4,10 +4,9 @@ import Foundation
 /// its own (``SQLiteStorage`` runs its work under `withTaskExecutorPreference(SQLiteThread.shared)`).
 ///
 /// SQLite has one writer, so the connection's lock passes from transaction to transaction. On Swift's global
-/// executor each hand-over queued the next holder behind every other job (HTTP parsing, HPKE, JSON), and the lock
-/// sat idle meanwhile: under load it was held 99 % of the time for about 180 µs per turn, of which about 30 µs ran
-/// SQL, and the CPUs idled a quarter of the time. Here the next holder waits only for other database work, and a
-/// blocking call (a commit that checkpoints) holds up no thread that runs Swift's other tasks.
+/// executor each hand-over would queue the next holder behind every other job (HTTP parsing, HPKE, JSON) while the
+/// lock sits idle. Here the next holder waits only for other database work, and a blocking call (a commit that
+/// checkpoints) holds up no thread that runs Swift's other tasks.
 final class SQLiteThread: TaskExecutor, @unchecked Sendable {
     /// The process's one SQLite thread (started on first use, never stopped).
     static let shared = SQLiteThread(name: "contactless.sqlite")

@@ -5,12 +5,11 @@
 #endif
 
 /// Standard input as one read-only memory mapping, when it is a regular file (`tap crypto batch < cases.jsonl`):
-/// the lines are answered where the page cache holds them, with no `read` copying them into a buffer first (for a
-/// 100 MB batch that copy was 3 % of the run). Pipes and terminals are read round by round (``InputRound``).
+/// the lines are answered where the page cache holds them, with no `read` copying them into a buffer first. Pipes
+/// and terminals are read round by round (``InputRound``).
 ///
 /// The mapping is never unmapped: standard input is mapped once and answered until the process ends, whose
-/// teardown of the address space costs less than a `munmap` of it while the worker threads are alive (a 100 MB
-/// batch's `munmap` was 0.7% of its wall time, on one thread after the last answer).
+/// teardown of the address space costs less than a `munmap` of it while the worker threads are alive.
 struct MappedInput {
     /// The input from the file's offset at start to its end at start.
     let bytes: UnsafeBufferPointer<UInt8>
