@@ -2,8 +2,6 @@ import CardEmulator
 import ContactlessTesting
 import EMV
 import Foundation
-import Gateway
-import GatewayAPI
 import ISO8583
 import Issuer
 import ReaderKernel
