@@ -5,8 +5,8 @@ import Hummingbird
 import NIOCore
 
 /// A whole gateway serving on a free loopback port for the length of a closure: tests, `tap demo` and
-/// `tap bench gateway` start it the same way (durable SQLite in a fresh data directory, the in-process issuer with
-/// the test cards unless the configuration says otherwise).
+/// `tap bench gateway` start it the same way (durable SQLite in a fresh data directory, and the issuer the
+/// configuration attaches: `TestMode`'s test issuer for all of them).
 public struct RunningGateway: Sendable {
     /// The application: its database and issuer for checks and onboarding.
     public let application: GatewayApplication
