@@ -177,11 +177,17 @@ struct AuthorizationMessageTests {
     func readRefusals() throws {
         let sent = try Self.message(try Self.card()).message()
         for field: ISO8583Field in [
-            .pan, .processingCode, .amount, .currencyCode, .systemTraceAuditNumber, .terminalID,
+            .pan, .processingCode, .amount, .currencyCode, .systemTraceAuditNumber, .retrievalReferenceNumber,
+            .terminalID,
         ] {
             var missing = sent
             missing[field] = nil
             #expect(throws: ISO8583Error.invalidValue) { try ReceivedAuthorizationRequest(missing) }
+            do {
+                _ = try ReceivedAuthorizationRequest(missing)
+            } catch {
+                #expect(error.field == field.rawValue, "field \(field.rawValue)")
+            }
         }
         for (field, value): (ISO8583Field, ISO8583FieldValue) in [
             (.pan, "4761739001010118"), (.amount, "12A"), (.expirationDate, "3013"), (.cardSequenceNumber, "0A1"),

@@ -51,8 +51,9 @@ public struct ReceivedAuthorizationRequest: Sendable, CustomStringConvertible, C
         }
         self.amount = amount
         self.currencyCode = currencyCode
-        guard let reference = AuthorizationReference(message) else { throw invalid(.systemTraceAuditNumber) }
-        self.reference = reference
+        reference = AuthorizationReference(
+            systemTraceAuditNumber: try text(.systemTraceAuditNumber),
+            retrievalReferenceNumber: try text(.retrievalReferenceNumber), terminalID: try text(.terminalID))
         if let text = message[.expirationDate]?.text {
             guard let expiry = AuthorizationFields.expiry(field14: text) else { throw invalid(.expirationDate) }
             self.expiry = expiry

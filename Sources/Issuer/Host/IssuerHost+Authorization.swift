@@ -69,12 +69,10 @@ extension IssuerHost {
         arqc: [UInt8], atc: [UInt8]
     ) -> ISO8583Message? {
         guard let code = result.responseCode else { return nil }
-        let issuerAuthenticationData = try? Self.issuerAuthenticationData(
-            card, arqc: arqc, atc: atc, code: code, approved: result == .approved)
-        return AuthorizationResponse(
-            responseCode: code, approvalCode: result == .approved ? approvalCode : nil,
-            issuerAuthenticationData: issuerAuthenticationData
-        ).message(answering: message)
+        return answer(
+            message, with: result, approvalCode: approvalCode,
+            issuerAuthenticationData: try? Self.issuerAuthenticationData(
+                card, arqc: arqc, atc: atc, code: code, approved: result == .approved))
     }
 
     /// Verifies the ARQC of field 55 under the card's keys, derived from the BIN range's master keys for the
@@ -228,11 +226,16 @@ extension IssuerHost {
     }
 
     /// The 0110 answering `message` with `result`: nil when the account stays silent (a test card simulating a
-    /// timeout), the approval code in field 38 when approved.
-    func answer(_ message: ISO8583Message, with result: AuthorizationResult, approvalCode: String) -> ISO8583Message? {
+    /// timeout), the approval code in field 38 when approved, tag 91 in field 55 when there is an ARPC.
+    func answer(
+        _ message: ISO8583Message, with result: AuthorizationResult, approvalCode: String,
+        issuerAuthenticationData: [UInt8]? = nil
+    ) -> ISO8583Message? {
         guard let code = result.responseCode else { return nil }
-        return AuthorizationResponse(responseCode: code, approvalCode: result == .approved ? approvalCode : nil)
-            .message(answering: message)
+        return AuthorizationResponse(
+            responseCode: code, approvalCode: result == .approved ? approvalCode : nil,
+            issuerAuthenticationData: issuerAuthenticationData
+        ).message(answering: message)
     }
 
     /// The transaction date of `date` in UTC, as the card's 9A would carry it; nil only for dates EMV can't hold.
