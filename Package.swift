@@ -25,7 +25,6 @@ let package = Package(
         .library(name: "Wallet", targets: ["Wallet"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .library(name: "TestMode", targets: ["TestMode"]),
-        .library(name: "GatewayTesting", targets: ["GatewayTesting"]),
         .executable(name: "tap", targets: ["tap"]),
     ],
     dependencies: [
@@ -177,28 +176,27 @@ let package = Package(
             dependencies: ["EMV", "SmartCard", "CardEmulator", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictness
         ),
-        // Test cards in front of a reader, for tests, demos and the gateway's load generator (like HummingbirdTesting).
-        .target(
-            name: "ContactlessTesting",
-            dependencies: ["EMV", "SmartCard", "CardEmulator", "ReaderKernel", "GatewayAPI", "Issuer", "Wallet"],
-            swiftSettings: strictness
-        ),
-        // The product's test mode: the test issuer attached to a gateway (what `tap serve` runs by default).
+        // The product's test mode, like a PSP's: the test issuer attached to a gateway (what `tap serve` runs by
+        // default), test cards tapped on a reader, a test wallet issuer, test clocks, load generation, and a whole
+        // gateway on a loopback port with onboarded merchants (`tap demo`, `tap bench`). Never an issuer of real cards.
         .target(
             name: "TestMode",
-            dependencies: ["Gateway", "Issuer", "_SQLStorage", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strictness
-        ),
-        // A whole gateway on a loopback port with onboarded merchants (their servers are Terminal's gateway backend),
-        // for tests, `tap demo` and `tap bench`.
-        .target(
-            name: "GatewayTesting",
             dependencies: [
-                "EMV", "Gateway", "GatewayAPI", "Issuer", "CardEmulator", "SmartCard", "TapToPay", "Terminal",
-                "ContactlessTesting", "TestMode", "_SQLStorage",
+                "EMV", "Gateway", "GatewayAPI", "Issuer", "_SQLStorage", "CardEmulator", "SmartCard", "ReaderKernel",
+                "TapToPay", "Terminal", "Wallet",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictness
+        ),
+        // What only tests use: fresh SQLite and PostgreSQL databases, a wallet session's events one at a time, the
+        // issuer's balance behind a test gateway (like HummingbirdTesting). `tap` never links it.
+        .target(
+            name: "ContactlessTesting",
+            dependencies: [
+                "EMV", "Gateway", "Issuer", "_SQLStorage", "CardEmulator", "SmartCard", "TestMode", "Wallet",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
@@ -224,8 +222,6 @@ let package = Package(
                 "GatewayAPI",
                 "TestMode",
                 "_SQLStorage",
-                "ContactlessTesting",
-                "GatewayTesting",
                 "TapToPay",
                 "Terminal",
                 "Wallet",
@@ -256,13 +252,15 @@ let package = Package(
             name: "IssuerTests",
             dependencies: [
                 "Issuer", "ISO8583", "EMV", "CardEmulator", "ReaderKernel", "SmartCard", "ContactlessTesting",
+                "TestMode",
+                "_SQLStorage",
             ],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "GatewayAPITests",
             dependencies: [
-                "GatewayAPI", "EMV", "ReaderKernel", "CardEmulator", "SmartCard", "ContactlessTesting",
+                "GatewayAPI", "EMV", "ReaderKernel", "CardEmulator", "SmartCard", "TestMode",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness
@@ -302,7 +300,7 @@ let package = Package(
             name: "TapToPayTests",
             dependencies: [
                 "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
-                "GatewayTesting",
+                "TestMode",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictness
@@ -311,8 +309,7 @@ let package = Package(
             name: "TerminalTests",
             dependencies: [
                 "Terminal", "TapToPay", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator",
-                "ContactlessTesting",
-                "GatewayTesting",
+                "ContactlessTesting", "TestMode",
             ],
             swiftSettings: strictness
         ),
@@ -344,8 +341,20 @@ let package = Package(
         .testTarget(
             name: "WalletTests",
             dependencies: [
-                "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting", "Gateway",
-                "GatewayAPI", "GatewayTesting", "ISO8583", "TapToPay",
+                "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting",
+                "TestMode",
+                "ISO8583",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictness
+        ),
+        // Tests that take several modules end to end (a wallet's card paying at a Tap to Pay reader, authorized by
+        // the gateway's issuer); each module's own tests stay in its target.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "Wallet", "TapToPay", "Gateway", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
+                "TestMode", "_SQLStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness

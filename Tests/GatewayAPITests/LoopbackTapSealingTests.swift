@@ -1,4 +1,3 @@
-import ContactlessTesting
 import Crypto
 import EMV
 import Foundation

@@ -1,5 +1,4 @@
 import CardEmulator
-import ContactlessTesting
 import Crypto
 import EMV
 import Foundation

@@ -1,10 +1,10 @@
 import CardEmulator
-import ContactlessTesting
 import EMV
 import Foundation
 import Issuer
 import SmartCard
 import Testing
+import TestMode
 
 /// An issuer with the test accounts, its token vault and a digitization service whose codes land in an outbox, on a
 /// clock the tests move.

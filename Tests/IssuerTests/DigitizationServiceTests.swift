@@ -1,5 +1,5 @@
+import TestMode
 import CardEmulator
-import ContactlessTesting
 import EMV
 import Foundation
 import Issuer

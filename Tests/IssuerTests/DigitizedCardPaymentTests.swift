@@ -1,4 +1,5 @@
 import CardEmulator
+import ContactlessTesting
 import EMV
 import Foundation
 import ISO8583

@@ -1,5 +1,4 @@
 import CardEmulator
-import ContactlessTesting
 import EMV
 import Foundation
 import ISO8583

@@ -1,3 +1,4 @@
+import ContactlessTesting
 import EMV
 import Foundation
 import ISO8583

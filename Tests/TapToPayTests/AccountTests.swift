@@ -1,10 +1,9 @@
-import ContactlessTesting
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import TapToPay
 import Testing
+import TestMode
 
 @Suite("TapToPay: account links, tokens, devices and merchants", .serialized)
 struct AccountTests {
@@ -14,14 +13,20 @@ struct AccountTests {
             let merchant = try await gateway.merchant()
             let staff = try await gateway.token(merchant, user: merchant.staffId)
             let reader = gateway.reader(interface: LoopbackInterface())
-            await #expect(throws: PaymentCardReaderError.accountLinkingFailed) { try await reader.linkAccount(using: staff) }
+            await #expect(throws: PaymentCardReaderError.accountLinkingFailed) {
+                try await reader.linkAccount(using: staff)
+            }
             #expect(try await reader.isAccountLinked(using: staff) == false)
             await #expect(throws: PaymentCardReaderError.accountNotLinked) { try await reader.prepare(using: staff) }
 
             let admin = try await gateway.token(merchant)
             try await reader.linkAccount(using: admin)
-            await #expect(throws: PaymentCardReaderError.accountAlreadyLinked) { try await reader.linkAccount(using: admin) }
-            await #expect(throws: PaymentCardReaderError.accountLinkingFailed) { try await reader.relinkAccount(using: admin) }
+            await #expect(throws: PaymentCardReaderError.accountAlreadyLinked) {
+                try await reader.linkAccount(using: admin)
+            }
+            await #expect(throws: PaymentCardReaderError.accountLinkingFailed) {
+                try await reader.relinkAccount(using: admin)
+            }
             try await reader.relinkAccount(using: try await gateway.token(merchant, allowsRelinking: true))
             // Linked for every device and user: the staff user's reader now prepares and reads.
             #expect(try await reader.isAccountLinked(using: staff))
@@ -73,10 +78,14 @@ struct AccountTests {
             let reader = gateway.reader(interface: LoopbackInterface())
             let empty = PaymentCardReader.Token(rawValue: "")
             await #expect(throws: PaymentCardReaderError.emptyReaderToken) { try await reader.prepare(using: empty) }
-            await #expect(throws: PaymentCardReaderError.emptyReaderToken) { try await reader.linkAccount(using: empty) }
+            await #expect(throws: PaymentCardReaderError.emptyReaderToken) {
+                try await reader.linkAccount(using: empty)
+            }
             let forged = PaymentCardReader.Token(rawValue: "eyJhbGciOiJFUzI1NiJ9.e30.AAAA")
             await #expect(throws: PaymentCardReaderError.invalidReaderToken) { try await reader.prepare(using: forged) }
-            await #expect(throws: PaymentCardReaderError.invalidReaderToken) { try await reader.isAccountLinked(using: forged) }
+            await #expect(throws: PaymentCardReaderError.invalidReaderToken) {
+                try await reader.isAccountLinked(using: forged)
+            }
             let shortLived = try await gateway.token(merchant, lifetime: 60)
             gateway.clock.advance(by: 61)
             await #expect(throws: PaymentCardReaderError.tokenExpired) { try await reader.prepare(using: shortLived) }

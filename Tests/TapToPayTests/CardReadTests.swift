@@ -1,13 +1,12 @@
 import CardEmulator
-import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
 import Testing
+import TestMode
 
 @Suite("TapToPay: taps that fail, busy readers, cancel, background and foreground", .serialized)
 struct CardReadTests {
@@ -26,12 +25,15 @@ struct CardReadTests {
                 await till.interface.tap(card.channel)
                 let read = try await reading
                 try await till.events.expectRest(Till.readEvents)
-                #expect(try await gateway.authorize(read, minorUnits: 420, for: till.merchant).get().status == .succeeded)
+                #expect(
+                    try await gateway.authorize(read, minorUnits: 420, for: till.merchant).get().status == .succeeded)
             }
         }
     }
 
-    @Test("a card that keeps leaving the field: cardReadFailed after the last attempt; a card without payment: cardNotSupported")
+    @Test(
+        "a card that keeps leaving the field: cardReadFailed after the last attempt; a card without payment: cardNotSupported"
+    )
     func failures() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill(maximumTapAttempts: 2) { till in
@@ -44,13 +46,17 @@ struct CardReadTests {
                 await till.interface.tap(card.channel)
                 await #expect(throws: ReadError.cardReadFailed) { try await till.read(card, Self.purchase) }
                 try await till.events.expectNext([
-                        .readyForTap, .cardDetected, .readRetry, .readyForTap, .cardDetected, .readNotCompleted,
-                        .userInterfaceDismissed,
-                    ])
+                    .readyForTap, .cardDetected, .readRetry, .readyForTap, .cardDetected, .readNotCompleted,
+                    .userInterfaceDismissed,
+                ])
 
                 till.interface.present(LoopbackChannel(applet: CardWithoutPayment()))
-                await #expect(throws: ReadError.cardNotSupported) { try await till.session.readPaymentCard(Self.purchase) }
-                try await till.events.expectRest([.readyForTap, .cardDetected, .readNotCompleted, .userInterfaceDismissed])
+                await #expect(throws: ReadError.cardNotSupported) {
+                    try await till.session.readPaymentCard(Self.purchase)
+                }
+                try await till.events.expectRest([
+                    .readyForTap, .cardDetected, .readNotCompleted, .userInterfaceDismissed,
+                ])
             }
         }
     }
@@ -67,7 +73,9 @@ struct CardReadTests {
                 await #expect(throws: ReadError.readerSessionBusy) {
                     try await session.readPaymentCard(PaymentCardVerificationRequest(currencyCode: "EUR"))
                 }
-                await #expect(throws: PaymentCardReaderError.readerBusy) { try await till.reader.prepare(using: till.token) }
+                await #expect(throws: PaymentCardReaderError.readerBusy) {
+                    try await till.reader.prepare(using: till.token)
+                }
                 #expect(await session.cancelRead())
                 do {
                     _ = try await waiting
@@ -84,7 +92,9 @@ struct CardReadTests {
         }
     }
 
-    @Test("background ends the session: the waiting read fails, reads and prepares in the background fail, the foreground needs a new prepare")
+    @Test(
+        "background ends the session: the waiting read fails, reads and prepares in the background fail, the foreground needs a new prepare"
+    )
     func backgroundAndForeground() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in
@@ -100,17 +110,22 @@ struct CardReadTests {
                 }
                 try await till.events.expectRest([.notReady, .readNotCompleted, .userInterfaceDismissed])
 
-                await #expect(throws: ReadError.readFromBackgroundError) { try await session.readPaymentCard(Self.purchase) }
+                await #expect(throws: ReadError.readFromBackgroundError) {
+                    try await session.readPaymentCard(Self.purchase)
+                }
                 await #expect(throws: PaymentCardReaderError.backgroundRequestNotAllowed) {
                     try await reader.prepare(using: till.token)
                 }
                 await reader.applicationWillEnterForeground()
-                await #expect(throws: PaymentCardReaderError.notReady) { try await session.readPaymentCard(Self.purchase) }
+                await #expect(throws: PaymentCardReaderError.notReady) {
+                    try await session.readPaymentCard(Self.purchase)
+                }
 
                 let fresh = try await reader.prepare(using: till.token)
                 await till.interface.tap(try gateway.card(.approve, .mastercard).channel)
                 let read = try await fresh.readPaymentCard(Self.purchase)
-                #expect(try await gateway.authorize(read, minorUnits: 420, for: till.merchant).get().status == .succeeded)
+                #expect(
+                    try await gateway.authorize(read, minorUnits: 420, for: till.merchant).get().status == .succeeded)
                 // A session that a later prepare replaced (not backgrounded) has no reader session.
                 _ = try await reader.prepare(using: till.token)
                 await #expect(throws: ReadError.noReaderSession) { try await fresh.readPaymentCard(Self.purchase) }
@@ -119,7 +134,9 @@ struct CardReadTests {
         }
     }
 
-    @Test("returnReadResultImmediately: the result comes before the sheet closes; it closes when the session is next used")
+    @Test(
+        "returnReadResultImmediately: the result comes before the sheet closes; it closes when the session is next used"
+    )
     func immediateResult() async throws {
         try await TestGateway.with { gateway in
             let options = PaymentCardReader.Options(includeErrorInReadResult: false, returnReadResultImmediately: true)
@@ -129,8 +146,8 @@ struct CardReadTests {
                 try await till.events.expectRest([.readyForTap, .cardDetected, .removeCard, .readCompleted])
                 _ = try await till.read(card, Self.purchase)
                 try await till.events.expectRest([
-                        .userInterfaceDismissed, .readyForTap, .cardDetected, .removeCard, .readCompleted,
-                    ])
+                    .userInterfaceDismissed, .readyForTap, .cardDetected, .removeCard, .readCompleted,
+                ])
                 await till.reader.applicationDidEnterBackground()
                 try await till.events.expectRest([.userInterfaceDismissed, .notReady])
             }
@@ -142,28 +159,35 @@ struct CardReadTests {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in
                 gateway.clock.advance(by: 12 * 60 * 60)
-                await #expect(throws: ReadError.readerSessionExpired) { try await till.session.readPaymentCard(Self.purchase) }
+                await #expect(throws: ReadError.readerSessionExpired) {
+                    try await till.session.readPaymentCard(Self.purchase)
+                }
             }
         }
     }
 
-    @Test("requests are checked before the card is read", arguments: [
-        (PaymentCardTransactionRequest(amount: 0, currencyCode: "EUR"), ReadError.Code.invalidAmount),
-        (PaymentCardTransactionRequest(amount: -1, currencyCode: "EUR"), .invalidAmount),
-        (PaymentCardTransactionRequest(amount: Decimal(string: "1.005")!, currencyCode: "EUR"), .invalidAmount),
-        (PaymentCardTransactionRequest(amount: Decimal(string: "1.5")!, currencyCode: "JPY"), .invalidAmount),
-        (PaymentCardTransactionRequest(amount: Decimal(string: "10000000000")!, currencyCode: "EUR"), .invalidAmount),
-        (PaymentCardTransactionRequest(amount: 1, currencyCode: "EURO"), .invalidCurrencyCode),
-        (PaymentCardTransactionRequest(amount: 1, currencyCode: "XQZ"), .invalidCurrencyCode),
-        (ValidationCases.request(aids: 5, length: 7), .invalidPreferredAID),
-        (ValidationCases.request(aids: 1, length: 4), .invalidPreferredAID),
-        (ValidationCases.request(aids: 1, length: 17), .invalidPreferredAID),
-        (ValidationCases.request(.surchargeAmount(10)), .invalidAmount),
-        (ValidationCases.request(.surchargePercent(Decimal(string: "0.5")!)), .invalidAmount),
-        (ValidationCases.request(.surchargePercent(Decimal(string: "2.125")!)), .invalidAmount),
-        (ValidationCases.request(.preauthorizationAmount(11)), .invalidAmount),
-        (ValidationCases.request(.preauthorization, type: .refund), .invalidAmount),
-    ])
+    @Test(
+        "requests are checked before the card is read",
+        arguments: [
+            (PaymentCardTransactionRequest(amount: 0, currencyCode: "EUR"), ReadError.Code.invalidAmount),
+            (PaymentCardTransactionRequest(amount: -1, currencyCode: "EUR"), .invalidAmount),
+            (PaymentCardTransactionRequest(amount: Decimal(string: "1.005")!, currencyCode: "EUR"), .invalidAmount),
+            (PaymentCardTransactionRequest(amount: Decimal(string: "1.5")!, currencyCode: "JPY"), .invalidAmount),
+            (
+                PaymentCardTransactionRequest(amount: Decimal(string: "10000000000")!, currencyCode: "EUR"),
+                .invalidAmount
+            ),
+            (PaymentCardTransactionRequest(amount: 1, currencyCode: "EURO"), .invalidCurrencyCode),
+            (PaymentCardTransactionRequest(amount: 1, currencyCode: "XQZ"), .invalidCurrencyCode),
+            (ValidationCases.request(aids: 5, length: 7), .invalidPreferredAID),
+            (ValidationCases.request(aids: 1, length: 4), .invalidPreferredAID),
+            (ValidationCases.request(aids: 1, length: 17), .invalidPreferredAID),
+            (ValidationCases.request(.surchargeAmount(10)), .invalidAmount),
+            (ValidationCases.request(.surchargePercent(Decimal(string: "0.5")!)), .invalidAmount),
+            (ValidationCases.request(.surchargePercent(Decimal(string: "2.125")!)), .invalidAmount),
+            (ValidationCases.request(.preauthorizationAmount(11)), .invalidAmount),
+            (ValidationCases.request(.preauthorization, type: .refund), .invalidAmount),
+        ])
     func validation(_ request: PaymentCardTransactionRequest, _ expected: ReadError.Code) async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in

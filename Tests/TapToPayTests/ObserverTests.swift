@@ -1,10 +1,9 @@
-import ContactlessTesting
 import EMV
 import Foundation
-import GatewayTesting
 import Issuer
 import TapToPay
 import Testing
+import TestMode
 
 @Suite("TapToPay: an observer for SDKs layered on the reader; the application label in general card data", .serialized)
 struct ObserverTests {

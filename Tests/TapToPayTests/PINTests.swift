@@ -3,11 +3,11 @@ import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
 import Testing
+import TestMode
 
 @Suite("TapToPay: online PIN the issuer asks for, captured within 55 s of the read", .serialized)
 struct PINTests {
@@ -21,7 +21,9 @@ struct PINTests {
         let card = try gateway.card(behaviour, scheme)
         let read = try await till.read(card, PaymentCardTransactionRequest(amount: 15, currencyCode: "EUR"))
         let payment = try await gateway.authorize(read, minorUnits: 1_500, for: till.merchant).get()
-        #expect(payment.status == .requiresPIN && payment.pinRequest != nil, "\(payment.status) \(payment.failureCode ?? "")")
+        #expect(
+            payment.status == .requiresPIN && payment.pinRequest != nil,
+            "\(payment.status) \(payment.failureCode ?? "")")
         _ = try await till.events.take(5)
         return (read, payment, PaymentCardReaderSession.PINToken(rawValue: payment.pinRequest?.pinToken ?? ""))
     }
@@ -61,7 +63,9 @@ struct PINTests {
                 }
                 gateway.clock.advance(by: 20)
                 let right = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
-                #expect(try await gateway.submitPIN(right, payment: payment.id, for: till.merchant).get().status == .succeeded)
+                #expect(
+                    try await gateway.submitPIN(right, payment: payment.id, for: till.merchant).get().status
+                        == .succeeded)
             }
         }
     }
@@ -136,7 +140,8 @@ struct PINTests {
                 async let capture = till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
                 try await till.events.expectNext([.pinEntryRequested])
                 await #expect(throws: ReadError.readerSessionBusy) {
-                    try await till.session.readPaymentCard(PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
+                    try await till.session.readPaymentCard(
+                        PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
                 }
                 await till.reader.applicationDidEnterBackground()
                 gate.open(.entered(TestCards.pin))
@@ -147,8 +152,8 @@ struct PINTests {
                     #expect(error as? ReadError == ReadError.readFromBackgroundError)
                 }
                 try await till.events.expectRest([
-                        .notReady, .pinEntryCompleted, .readNotCompleted, .userInterfaceDismissed,
-                    ])
+                    .notReady, .pinEntryCompleted, .readNotCompleted, .userInterfaceDismissed,
+                ])
             }
         }
     }

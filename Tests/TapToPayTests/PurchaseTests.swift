@@ -2,11 +2,11 @@ import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
 import Testing
+import TestMode
 
 @Suite("TapToPay: link, prepare, read and authorize against the live gateway", .serialized)
 struct PurchaseTests {
@@ -26,13 +26,14 @@ struct PurchaseTests {
                 #expect(try await reader.isAccountLinked(using: token))
                 let session = try await reader.prepare(using: token)
                 try await events.expectNext([
-                        .updateProgress(0), .updateProgress(25), .updateProgress(50), .updateProgress(75),
-                        .updateProgress(100),
-                    ])
+                    .updateProgress(0), .updateProgress(25), .updateProgress(50), .updateProgress(75),
+                    .updateProgress(100),
+                ])
 
                 let card = try gateway.card(.approve, .visa)
                 await interface.tap(card.channel)
-                let read = try await session.readPaymentCard(PaymentCardTransactionRequest(amount: 12.34, currencyCode: "EUR"))
+                let read = try await session.readPaymentCard(
+                    PaymentCardTransactionRequest(amount: 12.34, currencyCode: "EUR"))
                 try await events.expectNext(Till.readEvents)
                 #expect(read.outcome == .success && !read.isPINFallback && !read.pinBypassed)
                 #expect(read.applicationTypeIdentifier == "A0000000031010")
@@ -40,7 +41,8 @@ struct PurchaseTests {
                 #expect(sealed.readId.uuidString.lowercased() == read.id && sealed.merchantId == merchant.id)
                 #expect(sealed.deviceId == reader.environment.deviceID)
                 // Nothing on the device shows the PAN.
-                #expect(!read.description.contains(card.card.pan) && !(read.paymentCardData ?? "").contains(card.card.pan))
+                #expect(
+                    !read.description.contains(card.card.pan) && !(read.paymentCardData ?? "").contains(card.card.pan))
                 let general = try read.generalTLV()
                 #expect(general.first(.amountAuthorised).map { Array($0.value) } == [0, 0, 0, 0, 0x12, 0x34])
                 #expect(general.first(.applicationPAN) == nil && general.first(.track2EquivalentData) == nil)
@@ -63,7 +65,8 @@ struct PurchaseTests {
         }
     }
 
-    @Test("decline: the read succeeds, the PSP declines with the issuer's reason, the app maps it to paymentCardDeclined")
+    @Test(
+        "decline: the read succeeds, the PSP declines with the issuer's reason, the app maps it to paymentCardDeclined")
     func issuerDecline() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in
@@ -80,10 +83,13 @@ struct PurchaseTests {
         }
     }
 
-    @Test("a card that declines offline (AAC): paymentCardDeclined, or with includeErrorInReadResult a cardDeclined result", arguments: [false, true])
+    @Test(
+        "a card that declines offline (AAC): paymentCardDeclined, or with includeErrorInReadResult a cardDeclined result",
+        arguments: [false, true])
     func cardDecline(includeError: Bool) async throws {
         try await TestGateway.with { gateway in
-            let options = PaymentCardReader.Options(includeErrorInReadResult: includeError, returnReadResultImmediately: false)
+            let options = PaymentCardReader.Options(
+                includeErrorInReadResult: includeError, returnReadResultImmediately: false)
             try await gateway.withTill(options: options) { till in
                 let card = try gateway.card(.approve, .mastercard)
                 await card.channel.presentCard()
@@ -93,11 +99,13 @@ struct PurchaseTests {
                     let read = try await till.session.readPaymentCard(request)
                     #expect(read.outcome == .cardDeclined && read.paymentCardData != nil)
                 } else {
-                    await #expect(throws: ReadError.paymentCardDeclined) { try await till.session.readPaymentCard(request) }
+                    await #expect(throws: ReadError.paymentCardDeclined) {
+                        try await till.session.readPaymentCard(request)
+                    }
                 }
                 try await till.events.expectRest([
-                        .readyForTap, .cardDetected, .removeCard, .readNotCompleted, .userInterfaceDismissed,
-                    ])
+                    .readyForTap, .cardDetected, .removeCard, .readNotCompleted, .userInterfaceDismissed,
+                ])
             }
         }
     }
@@ -152,7 +160,8 @@ struct PurchaseTests {
                 let onTime = try await till.read(card, request)
                 // 59 s, not 60: the date travels as a floating-point number of seconds and may come back a hair later.
                 gateway.clock.advance(by: 59)
-                #expect(try await gateway.authorize(onTime, minorUnits: 300, for: till.merchant).get().status == .succeeded)
+                #expect(
+                    try await gateway.authorize(onTime, minorUnits: 300, for: till.merchant).get().status == .succeeded)
                 gateway.clock.advance(by: 2)
                 await #expect(throws: GatewayAPIError.cardDataExpired) {
                     try await gateway.authorize(late, minorUnits: 300, for: till.merchant).get()

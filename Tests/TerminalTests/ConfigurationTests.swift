@@ -1,12 +1,11 @@
-import ContactlessTesting
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
 import Terminal
 import Testing
+import TestMode
 
 @Suite("Terminal: reader types, discovery, connect, display name, saved devices", .serialized)
 struct ConfigurationTests {

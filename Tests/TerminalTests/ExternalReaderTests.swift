@@ -1,10 +1,9 @@
-import ContactlessTesting
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import TapToPay
 import Terminal
 import Testing
+import TestMode
 
 /// A sale on a real PC/SC stack. It needs pcscd with a card in the reader named by `TERMINAL_PCSC_READER`:
 /// scripts/test.d/50-pcsc-interop.sh runs it against `tap emulate --vpcd --card visa` (the shipped Visa profile,

@@ -1,10 +1,9 @@
-import ContactlessTesting
 import Foundation
-import GatewayTesting
 import Issuer
 import TapToPay
 import Terminal
 import Testing
+import TestMode
 
 @Suite("Terminal: one operation at a time, cancel, background and foreground", .serialized)
 struct LifecycleTests {

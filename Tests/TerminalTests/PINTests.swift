@@ -2,11 +2,11 @@ import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import TapToPay
 import Terminal
 import Testing
+import TestMode
 
 /// PIN pad entries in order, for a cardholder who mistypes.
 final class PINPad: @unchecked Sendable {

@@ -2,12 +2,12 @@ import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
 import Terminal
 import Testing
+import TestMode
 
 @Suite("Terminal: sales, declines, refunds and verifications against the live gateway", .serialized)
 struct SaleTests {

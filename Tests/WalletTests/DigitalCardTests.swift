@@ -1,3 +1,4 @@
+import TestMode
 import CardEmulator
 import ContactlessTesting
 import Crypto

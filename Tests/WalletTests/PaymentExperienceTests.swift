@@ -1,8 +1,9 @@
+import TestMode
 import CardEmulator
 import ContactlessTesting
 import EMV
-import Issuer
 import Foundation
+import Issuer
 import ReaderKernel
 import SmartCard
 import Testing

@@ -1,6 +1,5 @@
 public import Foundation
 public import Logging
-import ServiceLifecycle
 public import _SQLStorage
 
 /// Opens the gateway's database the way `tap serve` and `tap merchant` are told to: a SQLite file under the data
@@ -55,33 +54,9 @@ public enum GatewayDatabase {
         _ body: (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
         let database = try await open(dataDirectory: dataDirectory, databaseURL: databaseURL, logger: logger)
-        return try await running(database, logger: logger) {
+        return try await database.whileRunning(logger: logger) {
             try await migrate(database)
             return try await body(database)
-        }
-    }
-
-    /// Runs `body` while `database`'s service runs, then shuts the service down gracefully (not by cancelling it:
-    /// SQLite closes its file on NIO's thread pool, which refuses work from a cancelled task).
-    public static func running<Result: Sendable>(
-        _ database: any SQLDatabase, logger: Logger = Logger(label: "contactless.gateway.storage"),
-        _ body: () async throws -> Result
-    ) async throws -> Result {
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [database], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
-            group.addTask { try await services.run() }
-            let result: Result
-            do {
-                result = try await body()
-            } catch {
-                // Wait for the service to close the database: a group left by a throw cancels its tasks.
-                await services.triggerGracefulShutdown()
-                try? await group.waitForAll()
-                throw error
-            }
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return result
         }
     }
 }

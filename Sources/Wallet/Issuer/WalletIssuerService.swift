@@ -3,7 +3,7 @@ public import CardEmulator
 /// The wallet's connection to its issuer's token service: eligibility, digitization with Terms and Conditions and a
 /// one-time code, payment-key replenishment and the token's lifecycle.
 ///
-/// The wallet SDK never links the issuer host: an app implements this over its issuer's API. `ContactlessTesting`
+/// The wallet SDK never links the issuer host: an app implements this over its issuer's API. `TestMode`
 /// has the implementation over the in-process issuer host (`IssuerWalletService`) that tests and `tap` use.
 ///
 /// ## Payment keys

@@ -1,11 +1,10 @@
-import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import Logging
 import TapToPay
+import TestMode
 
 /// `tap demo`'s merchant checkout, the way a point-of-sale app runs it on Tap to Pay: the merchant's admin links the
 /// account on the phone, the reader prepares (the first time with progress), the customer taps a test card, the
@@ -71,7 +70,8 @@ struct Checkout: Sendable {
         guard let testCard = TestCards.card(path.behaviour, card.scheme) else {
             throw CommandFailure("no \(path.behaviour) test card for \(card.rawValue)")
         }
-        let request = PaymentCardTransactionRequest(amount: amount.decimalValue, currencyCode: amount.currency.alphabeticCode)
+        let request = PaymentCardTransactionRequest(
+            amount: amount.decimalValue, currencyCode: amount.currency.alphabeticCode)
         show(.waitingForCard(amount.formatted))
         let tapped = try gateway.card(path.behaviour, card.scheme)
         await interface.tap(tapped.channel)
@@ -87,7 +87,8 @@ struct Checkout: Sendable {
                 cardReaderTransactionID: read.id)
             await events.wait(until: { $0.filter { $0 == .userInterfaceDismissed }.count >= 2 })
             payment = try await gateway.submitPIN(capture, payment: payment.id, for: merchant).get()
-            pin = CheckoutReport.PIN(requestedBy: "issuer", entered: !capture.pinBypassed, status: payment.status.rawValue)
+            pin = CheckoutReport.PIN(
+                requestedBy: "issuer", entered: !capture.pinBypassed, status: payment.status.rawValue)
         }
         show(.authorized(payment.status.rawValue))
         return CheckoutReport(

@@ -1,4 +1,3 @@
-import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI

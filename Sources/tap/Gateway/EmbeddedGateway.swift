@@ -3,7 +3,6 @@ import EMV
 import Foundation
 import Gateway
 import GatewayAPI
-import GatewayTesting
 import Logging
 import NIOCore
 import NIOHTTP1

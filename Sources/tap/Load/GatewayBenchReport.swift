@@ -1,4 +1,3 @@
-import ContactlessTesting
 import Foundation
 
 /// What `tap bench gateway` found, as its `--json` prints it.

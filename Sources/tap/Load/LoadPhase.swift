@@ -1,5 +1,5 @@
-import ContactlessTesting
 import Foundation
+import TestMode
 
 /// What one measured phase did: completed requests, their latencies, and the failures by cause.
 struct LoadPhase: Sendable {

@@ -1,9 +1,9 @@
-import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
 import Issuer
 import NIOCore
+import TestMode
 
 /// The load's cards: one load-test card (``TestCards/loadTestCards``) per worker, each in front of its own reader,
 /// so every worker's ATCs reach the issuer in order. Taps are made and sealed before a phase (not while it is
@@ -44,7 +44,8 @@ struct TapSupply: Sendable {
                         let sealed = try await tapper.sealedTap(
                             amount: Self.amount, merchantId: merchantId, deviceId: deviceId, recipient: sealer)
                         let request = CreatePaymentRequest(
-                            cardData: sealed, amount: Self.amount.minorUnits, currency: Self.amount.currency.alphabeticCode)
+                            cardData: sealed, amount: Self.amount.minorUnits,
+                            currency: Self.amount.currency.alphabeticCode)
                         return (worker, ByteBuffer(bytes: Array(try encoder.encode(request))))
                     }
                 }

@@ -1,10 +1,10 @@
 import ArgumentParser
-import ContactlessTesting
 import Foundation
 import GatewayAPI
 import Issuer
 import NIOCore
 import NIOHTTP1
+import TestMode
 
 extension Tap.Bench {
     /// Authorizations per second through the whole gateway over HTTP on the loopback, against its trivial endpoint

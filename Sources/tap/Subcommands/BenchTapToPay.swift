@@ -1,12 +1,11 @@
 import ArgumentParser
-import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import Logging
 import TapToPay
+import TestMode
 
 extension Tap.Bench {
     /// Purchases end to end through the merchant SDK: tap → read → the merchant's server authorizes at the PSP.
@@ -31,7 +30,9 @@ extension Tap.Bench {
         @Flag(help: "Print one JSON object instead of text.") var json = false
 
         func validate() throws {
-            guard count >= 1, warmup >= 0 else { throw ValidationError("--count must be at least 1, --warmup at least 0") }
+            guard count >= 1, warmup >= 0 else {
+                throw ValidationError("--count must be at least 1, --warmup at least 0")
+            }
         }
 
         /// The `--json` object.
@@ -81,12 +82,17 @@ extension Tap.Bench {
                 }
             }
             if json { return try printJSON(result) }
-            print("tap bench taptopay: \(result.purchases) purchases through TapToPay (loopback, SQLite), \(result.approved) approved")
-            for (name, summary) in [("tap → authorized", result.purchase), ("  read (tap → sealed)", result.read),
-                ("  authorize (server → PSP)", result.authorize)] {
+            print(
+                "tap bench taptopay: \(result.purchases) purchases through TapToPay (loopback, SQLite), \(result.approved) approved"
+            )
+            for (name, summary) in [
+                ("tap → authorized", result.purchase), ("  read (tap → sealed)", result.read),
+                ("  authorize (server → PSP)", result.authorize),
+            ] {
                 print(
                     "  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
-                        + String(format: "median %.3f ms  p99 %.3f ms  (min %.3f, max %.3f)",
+                        + String(
+                            format: "median %.3f ms  p99 %.3f ms  (min %.3f, max %.3f)",
                             summary.p50Ms, summary.p99Ms, summary.minMs, summary.maxMs))
             }
             print("  target median ≤ 10 ms: \(result.purchase.p50Ms <= 10 ? "met" : "MISSED")")

@@ -1,9 +1,9 @@
 import ArgumentParser
-import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
 import Issuer
+import TestMode
 
 extension Tap {
     /// Taps a test card on the loopback and seals each read to a gateway, as a prepared reader does: card data for

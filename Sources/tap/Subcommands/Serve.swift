@@ -1,7 +1,7 @@
 import ArgumentParser
 import CardEmulator
-import Foundation
 import EMV
+import Foundation
 import Gateway
 import Hummingbird
 import Logging

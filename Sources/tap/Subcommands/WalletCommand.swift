@@ -1,6 +1,5 @@
 import ArgumentParser
 import CardEmulator
-import ContactlessTesting
 import Crypto
 import EMV
 import Foundation
@@ -8,6 +7,7 @@ import Issuer
 import Logging
 import ServiceLifecycle
 import SmartCard
+import TestMode
 import UnixSignals
 import Wallet
 

@@ -1,5 +1,5 @@
-import ContactlessTesting
 import Testing
+import TestMode
 
 /// The load generator's arithmetic: nearest-rank percentiles and the open-loop timetable (no timing involved).
 @Suite struct LoadStatisticsTests {
@@ -14,18 +14,20 @@ import Testing
         #expect(samples.percentile(150) == 100_000_000)
     }
 
-    @Test(arguments: [
-        // (samples, percent, expected): rank ⌈p/100 × n⌉.
-        ([7], 50.0, 7), ([7], 99.0, 7), ([1, 2], 50.0, 1), ([1, 2], 50.1, 2), ([4, 1, 3, 2], 75.0, 3),
-        ([10, 20, 30], 66.6, 20), ([10, 20, 30], 66.7, 30),
-    ] as [([Int64], Double, Int64)])
+    @Test(
+        arguments: [
+            // (samples, percent, expected): rank ⌈p/100 × n⌉.
+            ([7], 50.0, 7), ([7], 99.0, 7), ([1, 2], 50.0, 1), ([1, 2], 50.1, 2), ([4, 1, 3, 2], 75.0, 3),
+            ([10, 20, 30], 66.6, 20), ([10, 20, 30], 66.7, 30),
+        ] as [([Int64], Double, Int64)])
     func percentileRanks(samples: [Int64], percent: Double, expected: Int64) {
         #expect(LatencySamples(nanoseconds: samples).percentile(percent) == expected)
     }
 
     @Test func emptySamplesHaveNoPercentile() {
         #expect(LatencySamples().percentile(50) == nil)
-        #expect(LatencySamples().summary() == LatencySummary(count: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, minMs: 0, maxMs: 0))
+        #expect(
+            LatencySamples().summary() == LatencySummary(count: 0, p50Ms: 0, p90Ms: 0, p99Ms: 0, minMs: 0, maxMs: 0))
     }
 
     @Test func recordsDurationsAndMerges() {

@@ -1,3 +1,4 @@
+import _SQLStorage
 import ContactlessTesting
 import EMV
 import Foundation
@@ -7,7 +8,6 @@ import HTTPTypes
 import HummingbirdTesting
 import Issuer
 import Testing
-import _SQLStorage
 
 @Suite("Data key rotation while the gateway serves")
 struct DataKeyRotationTests {

@@ -1,3 +1,4 @@
+import _SQLStorage
 import CardEmulator
 import ContactlessTesting
 import EMV
@@ -10,7 +11,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
-import _SQLStorage
+import TestMode
 
 /// Every log line the application wrote, rendered with its metadata.
 final class LogRecorder: @unchecked Sendable {

@@ -1,3 +1,5 @@
+import _SQLStorage
+import ContactlessTesting
 import EMV
 import Foundation
 import Gateway
@@ -6,7 +8,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import _SQLStorage
 
 @Suite("Identity secrets stay out of responses, logs and the audit log")
 struct IdentityLeakTests {

@@ -1,3 +1,4 @@
+import TestMode
 import ContactlessTesting
 import Foundation
 import Gateway

@@ -1,3 +1,5 @@
+import TestMode
+import _SQLStorage
 import CardEmulator
 import ContactlessTesting
 import Crypto
@@ -10,7 +12,6 @@ import Hummingbird
 import HummingbirdTesting
 import ReaderKernel
 import Testing
-import _SQLStorage
 
 @Suite("Device prepare")
 struct PrepareTests {

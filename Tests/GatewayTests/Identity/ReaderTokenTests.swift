@@ -1,8 +1,8 @@
-import ContactlessTesting
 import Foundation
 import Gateway
 import GatewayAPI
 import Testing
+import TestMode
 
 @Suite("Reader tokens and sessions")
 struct ReaderTokenTests {

@@ -1,3 +1,5 @@
+import TestMode
+import _SQLStorage
 import ContactlessTesting
 import EMV
 import Foundation
@@ -9,7 +11,6 @@ import Issuer
 import Logging
 import NIOCore
 import Testing
-import _SQLStorage
 
 @Suite("Token revocation")
 struct TokenRevocationTests {

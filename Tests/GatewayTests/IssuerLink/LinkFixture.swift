@@ -1,10 +1,10 @@
-import ContactlessTesting
 import EMV
 import Foundation
 import Gateway
 import GatewayAPI
 import ISO8583
 import Issuer
+import TestMode
 
 /// Test cards tapped for real and the 0100 the gateway builds from each tap, for the issuer link tests.
 enum LinkFixture {

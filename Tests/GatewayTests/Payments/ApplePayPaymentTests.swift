@@ -1,7 +1,9 @@
+import TestMode
+import _CryptoExtras
 import ApplePay
+import ContactlessTesting
 import Crypto
 import EMV
-import ContactlessTesting
 import Foundation
 import Gateway
 import GatewayAPI
@@ -12,7 +14,6 @@ import NIOCore
 import SwiftASN1
 import Testing
 import X509
-import _CryptoExtras
 
 /// `POST /v1/applepay/payments` over a live port, end to end: the test token service mints real-format tokens
 /// (signed by its test PKI, which the gateway is told to trust) with cryptograms from the issuer's token vault; the
@@ -76,7 +77,9 @@ struct ApplePayPaymentTests {
         let status: Int
         let text: String
 
-        func payment() throws -> GatewayAPI.Payment { try JSONDecoder.gatewayAPI.decode(GatewayAPI.Payment.self, from: Data(text.utf8)) }
+        func payment() throws -> GatewayAPI.Payment {
+            try JSONDecoder.gatewayAPI.decode(GatewayAPI.Payment.self, from: Data(text.utf8))
+        }
         func code() throws -> String? {
             try JSONDecoder().decode(Problem.self, from: Data(text.utf8)).code
         }
@@ -86,7 +89,11 @@ struct ApplePayPaymentTests {
     final class ATC: @unchecked Sendable {
         private let lock = NSLock()
         private var value: UInt16 = 0
-        func next() -> UInt16 { lock.withLock { value += 1; return value } }
+        func next() -> UInt16 {
+            lock.withLock {
+                value += 1; return value
+            }
+        }
     }
 
     static func with(
@@ -94,7 +101,8 @@ struct ApplePayPaymentTests {
         _ body: @Sendable (Setup) async throws -> Void
     ) async throws {
         let now = Date()
-        let pki = try TestPaymentPKI(validity: DateInterval(start: now.addingTimeInterval(-86_400), duration: 86_400 * 30))
+        let pki = try TestPaymentPKI(
+            validity: DateInterval(start: now.addingTimeInterval(-86_400), duration: 86_400 * 30))
         let rootPEM = try pki.root.serializeAsPEM().pemString
         try await LiveGateway.with(kind, applePayRootsPEM: [rootPEM]) { gateway in
             let identity = try pki.makeMerchantIdentity(merchantIdentifier: merchantIdentifier, key: key)
@@ -103,10 +111,12 @@ struct ApplePayPaymentTests {
                 case .p256(let key): key.pemRepresentation
                 case .rsa(let key): key.pemRepresentation
                 }
-            _ = try await ApplePayIdentityRepository(database: gateway.application.database, keys: gateway.application.keys)
-                .register(
-                    merchantId: gateway.merchantId, certificatePEM: try identity.certificate.serializeAsPEM().pemString,
-                    privateKeyPEM: keyPEM, actor: "test", at: gateway.clock.now)
+            _ = try await ApplePayIdentityRepository(
+                database: gateway.application.database, keys: gateway.application.keys
+            )
+            .register(
+                merchantId: gateway.merchantId, certificatePEM: try identity.certificate.serializeAsPEM().pemString,
+                privateKeyPEM: keyPEM, actor: "test", at: gateway.clock.now)
             let keys = try #require(gateway.application.embeddedIssuerKeys)
             let repository = SQLIssuerRepository(database: gateway.application.database)
             let vault = TokenVault(keys: keys, accounts: repository, tokens: repository)
@@ -205,7 +215,8 @@ struct ApplePayPaymentTests {
     func lifecycle() async throws {
         try await Self.with(.sqlite, key: .rsa2048) { setup in
             let before = try await setup.gateway.balance(setup.card)
-            let held = try await setup.pay(try await setup.token(minorUnits: 700), minorUnits: 700, captureMethod: .manual)
+            let held = try await setup.pay(
+                try await setup.token(minorUnits: 700), minorUnits: 700, captureMethod: .manual)
             #expect(held.status == 201, "\(held.text)")
             let payment = try held.payment()
             #expect(payment.status == .requiresCapture)

@@ -1,3 +1,5 @@
+import TestMode
+import _SQLStorage
 import AsyncHTTPClient
 import ContactlessTesting
 import Foundation
@@ -9,7 +11,6 @@ import Issuer
 import NIOCore
 import NIOHTTP1
 import Testing
-import _SQLStorage
 
 @Suite("Idempotency over a live port")
 struct IdempotencyTests {

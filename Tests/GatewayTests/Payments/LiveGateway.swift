@@ -1,3 +1,4 @@
+import _SQLStorage
 import CardEmulator
 import ContactlessTesting
 import EMV
@@ -11,7 +12,6 @@ import Issuer
 import NIOCore
 import ReaderKernel
 import Testing
-import _SQLStorage
 import TestMode
 
 /// A whole gateway on a live loopback port — SQLite or PostgreSQL, the in-process issuer holding the test cards —

@@ -1,3 +1,4 @@
+import TestMode
 import ContactlessTesting
 import EMV
 import Foundation
@@ -21,7 +22,8 @@ struct PINFlowTests {
         return payment
     }
 
-    @Test("PIN required → a wrong PIN is refused → the right PIN approves the same read", arguments: TestDatabases.kinds)
+    @Test(
+        "PIN required → a wrong PIN is refused → the right PIN approves the same read", arguments: TestDatabases.kinds)
     func wrongThenRightPIN(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.onlinePINRequired, .visa))
@@ -34,14 +36,16 @@ struct PINFlowTests {
             #expect(wrong.problem?.code == "incorrectPIN", "\(wrong.text)")
             let right = try await gateway.post(
                 "/v1/payments/\(payment.id)/pin",
-                PINSubmission(pinToken: request.pinToken, pinBlock: try Self.pinBlock(TestCards.pin, card: card, gateway)))
+                PINSubmission(
+                    pinToken: request.pinToken, pinBlock: try Self.pinBlock(TestCards.pin, card: card, gateway)))
             let approved = try right.decoded(Payment.self)
             #expect(approved.status == .succeeded && approved.capturedAmount == 1_500, "\(right.text)")
             #expect(try await gateway.balance(card) == TestCards.balance - 1_500)
             // Decided: the PIN token is spent.
             let again = try await gateway.post(
                 "/v1/payments/\(payment.id)/pin",
-                PINSubmission(pinToken: request.pinToken, pinBlock: try Self.pinBlock(TestCards.pin, card: card, gateway)))
+                PINSubmission(
+                    pinToken: request.pinToken, pinBlock: try Self.pinBlock(TestCards.pin, card: card, gateway)))
             #expect(again.problem?.code == "pinNotAllowed")
         }
     }
@@ -66,7 +70,9 @@ struct PINFlowTests {
         }
     }
 
-    @Test("a PIN later than 55 s after the read, a wrong token, or a garbage block is refused", arguments: TestDatabases.kinds)
+    @Test(
+        "a PIN later than 55 s after the read, a wrong token, or a garbage block is refused",
+        arguments: TestDatabases.kinds)
     func pinWindow(_ kind: TestDatabases.Kind) async throws {
         try await LiveGateway.with(kind) { gateway in
             let card = try #require(TestCards.card(.onlinePINRequired, .mastercard))
@@ -80,7 +86,8 @@ struct PINFlowTests {
                 "/v1/payments/\(payment.id)/pin", PINSubmission(pinToken: token, pinBlock: "zz"))
             #expect(garbage.problem?.code == "invalidRequest")
             gateway.clock.advance(by: 56)
-            let late = try await gateway.post("/v1/payments/\(payment.id)/pin", PINSubmission(pinToken: token, pinBlock: block))
+            let late = try await gateway.post(
+                "/v1/payments/\(payment.id)/pin", PINSubmission(pinToken: token, pinBlock: block))
             #expect(late.problem?.code == "pinNotAllowed")
             #expect(try await gateway.balance(card) == TestCards.balance)
         }

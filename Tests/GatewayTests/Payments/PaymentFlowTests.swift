@@ -1,3 +1,5 @@
+import TestMode
+import _SQLStorage
 import ContactlessTesting
 import Foundation
 import Gateway
@@ -6,7 +8,6 @@ import HTTPTypes
 import HummingbirdTesting
 import Issuer
 import Testing
-import _SQLStorage
 
 @Suite("Payments over a live port")
 struct PaymentFlowTests {

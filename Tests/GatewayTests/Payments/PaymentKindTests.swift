@@ -1,3 +1,5 @@
+import _SQLStorage
+import ContactlessTesting
 import Crypto
 import EMV
 import Foundation
@@ -8,7 +10,6 @@ import HummingbirdTesting
 import Issuer
 import ReaderKernel
 import Testing
-import _SQLStorage
 
 @Suite("Verifications, card-present refunds, metrics and secrecy over a live port")
 struct PaymentKindTests {

@@ -1,3 +1,5 @@
+import TestMode
+import _SQLStorage
 import ContactlessTesting
 import EMV
 import Foundation
@@ -8,7 +10,6 @@ import HummingbirdTesting
 import Issuer
 import NIOCore
 import Testing
-import _SQLStorage
 
 @Suite("Rejections over a live port")
 struct RejectionTests {

@@ -1,3 +1,4 @@
+import _SQLStorage
 import ContactlessTesting
 import EMV
 import Foundation
@@ -6,7 +7,6 @@ import GatewayAPI
 import HummingbirdTesting
 import Issuer
 import Testing
-import _SQLStorage
 import TestMode
 
 @Suite("Reversals retried until acknowledged, over ISO 8583 on TCP")

@@ -1,3 +1,4 @@
+import _SQLStorage
 import ContactlessTesting
 import EMV
 import Foundation
@@ -5,7 +6,7 @@ import Gateway
 import GatewayAPI
 import Issuer
 import Testing
-import _SQLStorage
+import TestMode
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,9 @@
-import ContactlessTesting
 import EMV
 import Foundation
 import GatewayAPI
 import Issuer
 import Testing
+import TestMode
 
 /// A merchant onboarded on a gateway process the way an operator and a reader SDK do it: `tap merchant create`,
 /// `tap merchant user add --role admin` and `tap merchant key create` on the gateway's database, then over HTTP a

@@ -1,9 +1,10 @@
+import _SQLStorage
+import ContactlessTesting
 import Foundation
 import Gateway
 import Issuer
 import Logging
 import Testing
-import _SQLStorage
 
 /// Where the gateway processes of one test keep their data: a fresh data directory (the key file, and the SQLite
 /// file) and, for PostgreSQL, a fresh database; both go when the test ends.
@@ -33,7 +34,7 @@ struct ProcessStore: Sendable {
         let quiet = Logger(label: "contactless.test.process", factory: { _ in SwiftLogNoOpLogHandler() })
         let database = try await GatewayDatabase.open(
             dataDirectory: dataDirectory, databaseURL: databaseURL, logger: quiet)
-        return try await GatewayDatabase.running(database, logger: quiet) { try await body(database) }
+        return try await database.whileRunning(logger: quiet) { try await body(database) }
     }
 
     /// The keys of the issuer that ran inside the gateway on this store: its data keys come from the key file.

@@ -1,3 +1,4 @@
+import _SQLStorage
 import ContactlessTesting
 import Foundation
 import Gateway
@@ -6,7 +7,6 @@ import Issuer
 import NIOCore
 import NIOPosix
 import Testing
-import _SQLStorage
 
 #if canImport(Glibc)
     import Glibc

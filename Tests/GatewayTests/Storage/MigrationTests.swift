@@ -1,7 +1,8 @@
-import Gateway
-import Testing
 import _SQLStorage
+import ContactlessTesting
+import Gateway
 import Issuer
+import Testing
 
 @Suite("Storage: migrations")
 struct MigrationTests {

@@ -1,7 +1,8 @@
+import _SQLStorage
+import ContactlessTesting
 import Foundation
 import Gateway
 import Testing
-import _SQLStorage
 
 /// Makes a missing PostgreSQL visible: skipped with its reason on a developer's machine, a failure in CI.
 @Suite("PostgreSQL availability")

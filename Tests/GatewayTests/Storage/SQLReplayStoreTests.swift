@@ -1,7 +1,8 @@
+import _SQLStorage
+import ContactlessTesting
 import Foundation
 import Gateway
 import Testing
-import _SQLStorage
 
 @Suite("Storage: the SQL replay store")
 struct SQLReplayStoreTests {

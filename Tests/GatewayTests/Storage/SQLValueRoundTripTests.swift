@@ -1,6 +1,7 @@
+import _SQLStorage
+import ContactlessTesting
 import Gateway
 import Testing
-import _SQLStorage
 
 @Suite("Storage: values and placeholders")
 struct SQLValueRoundTripTests {

@@ -1,7 +1,8 @@
+import _SQLStorage
+import ContactlessTesting
 import Foundation
 import Gateway
 import Testing
-import _SQLStorage
 
 /// The WAL of a SQLite file is checkpointed by a connection beside the writer (`SQLiteCheckpointer`): from 1,000
 /// pages on, without the writer's commit copying them, and in place only should the WAL reach 10,000 pages.

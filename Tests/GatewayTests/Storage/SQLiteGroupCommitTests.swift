@@ -1,6 +1,7 @@
+import _SQLStorage
+import ContactlessTesting
 import Gateway
 import Testing
-import _SQLStorage
 
 /// SQLite's group commit (`SQLiteCommitGroup`): transactions that finish while a sync of the WAL is under way wait
 /// in one open group for it to end, and those that do not wait for the disk return before their group commits.

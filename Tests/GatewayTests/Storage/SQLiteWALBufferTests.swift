@@ -1,7 +1,8 @@
+import _SQLStorage
+import ContactlessTesting
 import Gateway
 import SQLiteWALBuffer
 import Testing
-import _SQLStorage
 
 /// A commit's WAL frames go to the file in one write instead of two per page (`SQLiteWALBuffer`, a VFS over
 /// SQLite's default one, used by every `SQLiteStorage` file).

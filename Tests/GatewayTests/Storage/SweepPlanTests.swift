@@ -1,6 +1,7 @@
+import _SQLStorage
+import ContactlessTesting
 import Gateway
 import Testing
-import _SQLStorage
 
 /// The sweep runs every second on the one SQLite connection: a query of it that read a whole table would cost time
 /// in proportion to every payment ever made.

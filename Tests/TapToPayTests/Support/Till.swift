@@ -1,7 +1,6 @@
-import ContactlessTesting
-import GatewayTesting
 import TapToPay
 import Testing
+import TestMode
 
 /// A merchant's till: a linked merchant, a reader on a fresh device with a loopback interface, its events
 /// recorded, and a prepared session (the first prepare's progress events already taken).

@@ -1,10 +1,9 @@
-import ContactlessTesting
 import Foundation
 import GatewayAPI
-import GatewayTesting
 import TapToPay
 import Terminal
 import Testing
+import TestMode
 
 /// A merchant's shop: an onboarded merchant whose server is the real gateway backend, a phone with a loopback NFC
 /// interface, and a terminal on it whose events are recorded.

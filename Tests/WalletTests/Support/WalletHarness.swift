@@ -1,11 +1,11 @@
 import CardEmulator
-import ContactlessTesting
 import Crypto
 import EMV
 import Foundation
 import Issuer
 import ReaderKernel
 import SmartCard
+import TestMode
 import Wallet
 
 /// A wallet on a phone next to a reader, with the issuer in process: the real issuer digitization service (in-memory

@@ -57,6 +57,8 @@ public struct RunningGateway: Sendable {
 public struct RunningGatewayError: Error, CustomStringConvertible {
     /// What went wrong.
     public let message: String
+    /// An error saying `message`.
+    public init(message: String) { self.message = message }
     /// The message.
     public var description: String { message }
 }

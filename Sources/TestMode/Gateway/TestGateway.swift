@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 public import CardEmulator
-public import ContactlessTesting
 import EMV
 public import Foundation
 public import Gateway
@@ -10,7 +9,6 @@ public import Logging
 public import SmartCard
 public import TapToPay
 public import Terminal
-import TestMode
 
 /// The real gateway on a live loopback port (SQLite, the in-process issuer with the test cards, a hand-moved
 /// clock), and what a merchant's server does around a `PaymentCardReader`: onboard merchants and users, issue
@@ -100,13 +98,6 @@ public struct TestGateway: Sendable {
                 pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, keyCount: keyCount,
                 personalisedOn: clock.now,
                 clock: clock.function))
-    }
-
-    /// The issuer's available balance of `card`.
-    public func balance(_ card: TestCard) async throws -> Int? {
-        try await SQLIssuerRepository(database: application.database)
-            .account(try (application.embeddedIssuerKeys ?? IssuerKeys.test).keyedHash(of: try PAN(card.pan)))?
-            .availableBalance
     }
 
     // MARK: - The merchant's server

@@ -1,6 +1,6 @@
+import ContactlessTesting
 import EMV
 import Foundation
-import Gateway
 import ISO8583
 import Issuer
 import Testing
@@ -14,7 +14,7 @@ struct SQLIssuerRepositoryTests {
     static func withTestCards(
         _ kind: TestDatabases.Kind, _ body: (SQLIssuerRepository, [CardAccount]) async throws -> Void
     ) async throws {
-        try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
+        try await TestDatabases.with(kind, migrating: TestDatabases.issuer) { database in
             let repository = SQLIssuerRepository(database: database)
             let accounts = try TestCards.all.map { try TestCards.account(for: $0, keys: keys) }
             for account in accounts { try await repository.insert(account) }

@@ -1,13 +1,13 @@
 import CardEmulator
 import ContactlessTesting
-import SmartCard
 import EMV
 import Foundation
-import Gateway
 import GatewayAPI
 import ISO8583
 import Issuer
+import SmartCard
 import Testing
+import TestMode
 
 /// The issuer host's behaviours with its accounts in SQL: the test cards tapped on the loopback, their 0100s answered
 /// by an ``IssuerHost`` over ``SQLIssuerRepository``, on each database.
@@ -27,7 +27,7 @@ struct IssuerHostOnSQLTests {
 
     /// A host over a fresh repository holding the test cards' accounts.
     static func withHost(_ kind: TestDatabases.Kind, _ body: (IssuerHost) async throws -> Void) async throws {
-        try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
+        try await TestDatabases.with(kind, migrating: TestDatabases.issuer) { database in
             let keys = try keys()
             let repository = SQLIssuerRepository(database: database)
             try await TestCards.seed(repository, keys: keys)
@@ -71,7 +71,7 @@ struct IssuerHostOnSQLTests {
         "digitization and a digitized Mastercard's payment over SQL: store, vault, funding account, wallet data",
         arguments: TestDatabases.kinds)
     func digitizedCard(_ kind: TestDatabases.Kind) async throws {
-        try await TestDatabases.with(kind, migrating: TestDatabases.gatewayAndIssuer) { database in
+        try await TestDatabases.with(kind, migrating: TestDatabases.issuer) { database in
             let keys = try IssuerKeys.test
             let repository = SQLIssuerRepository(database: database)
             try await TestCards.seed(repository, keys: keys)

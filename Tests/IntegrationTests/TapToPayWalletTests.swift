@@ -5,11 +5,11 @@ import EMV
 import Foundation
 import Gateway
 import GatewayAPI
-import GatewayTesting
 import Issuer
 import SmartCard
 import TapToPay
 import Testing
+import TestMode
 import Wallet
 
 /// Where it pays (a): the wallet's card at the TapToPay reader in process, the read sealed to the live gateway, the

@@ -1,9 +1,8 @@
-import Foundation
-import Gateway
+public import Foundation
+public import Gateway
+public import Issuer
 import Logging
-import Testing
-import _SQLStorage
-import Issuer
+public import _SQLStorage
 
 /// Fresh, migrated databases for tests: a SQLite file in the temporary directory and, when
 /// `CONTACTLESS_POSTGRES_URL` is set (scripts/test starts a private PostgreSQL and sets it), a PostgreSQL database
@@ -17,28 +16,29 @@ import Issuer
 /// ```
 /// Without the variable only SQLite runs, and ``PostgresAvailabilityTests`` shows PostgreSQL as skipped (or fails,
 /// when `CI` is set, so CI never silently skips PostgreSQL).
-enum TestDatabases {
+public enum TestDatabases {
     /// Which database.
-    enum Kind: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
         case sqlite, postgres
-        var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
+        /// The database's name, as tests' arguments show it.
+        public var description: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
     }
 
     /// The admin URL of the test PostgreSQL server; nil when PostgreSQL cases are skipped.
-    static let postgresURL: String? = ProcessInfo.processInfo.environment["CONTACTLESS_POSTGRES_URL"].flatMap {
+    public static let postgresURL: String? = ProcessInfo.processInfo.environment["CONTACTLESS_POSTGRES_URL"].flatMap {
         $0.isEmpty ? nil : $0
     }
 
     /// The databases to run on: SQLite always, PostgreSQL when configured.
-    static let kinds: [Kind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+    public static let kinds: [Kind] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
 
     /// The gateway's schema, the default for ``with(_:migrating:_:)``.
-    static let gateway = [GatewaySchema.migrator]
-    /// The gateway's and the issuer's schemas.
-    static let gatewayAndIssuer = [GatewaySchema.migrator, IssuerSchema.migrator]
+    public static let gateway = [GatewaySchema.migrator]
+    /// The issuer's schema.
+    public static let issuer = [IssuerSchema.migrator]
 
     /// Runs `body` with a fresh database of `kind`, migrated by `migrators` in order, its service running.
-    static func with<Result: Sendable>(
+    public static func with<Result: Sendable>(
         _ kind: Kind, migrating migrators: [Migrator] = gateway,
         _ body: (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
@@ -49,7 +49,7 @@ enum TestDatabases {
     }
 
     /// Runs `body` once per database in ``kinds``, each fresh.
-    static func withEach(
+    public static func withEach(
         migrating migrators: [Migrator] = gateway, _ body: (any SQLDatabase) async throws -> Void
     ) async throws {
         for kind in kinds { try await with(kind, migrating: migrators, body) }
@@ -60,7 +60,7 @@ enum TestDatabases {
     ) async throws -> Result {
         try await withSQLitePath { path in
             let database = try await SQLiteStorage.open(path: path)
-            return try await GatewayDatabase.running(database, logger: quiet) {
+            return try await database.whileRunning(logger: quiet) {
                 for migrator in migrators { try await migrator.migrate(database) }
                 return try await body(database)
             }
@@ -69,7 +69,7 @@ enum TestDatabases {
 
     /// Runs `body` with the path of a new SQLite file in the temporary directory, removed (with its WAL and shared
     /// memory files) afterwards.
-    static func withSQLitePath<Result>(_ body: (String) async throws -> Result) async throws -> Result {
+    public static func withSQLitePath<Result>(_ body: (String) async throws -> Result) async throws -> Result {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "contactless-test-\(UUID().uuidString).sqlite"
         ).path
@@ -84,7 +84,7 @@ enum TestDatabases {
     ) async throws -> Result {
         try await withPostgresDatabase { url in
             let database = PostgresStorage(url: url, maximumConnections: 10, logger: quiet)
-            return try await GatewayDatabase.running(database, logger: quiet) {
+            return try await database.whileRunning(logger: quiet) {
                 for migrator in migrators { try await migrator.migrate(database) }
                 return try await body(database)
             }
@@ -92,13 +92,14 @@ enum TestDatabases {
     }
 
     /// Runs `body` with the URL of a PostgreSQL database created for it and dropped after it (whatever `body` does).
-    static func withPostgresDatabase<Result: Sendable>(
+    public static func withPostgresDatabase<Result: Sendable>(
         _ body: (PostgresURL) async throws -> Result
     ) async throws -> Result {
-        let adminURL = try PostgresURL(try #require(postgresURL, "CONTACTLESS_POSTGRES_URL is not set"))
+        guard let postgresURL else { throw TestDatabasesError.postgresNotConfigured }
+        let adminURL = try PostgresURL(postgresURL)
         let admin = PostgresStorage(url: adminURL, maximumConnections: 1, logger: quiet)
         let name = "contactless_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-        return try await GatewayDatabase.running(admin, logger: quiet) {
+        return try await admin.whileRunning(logger: quiet) {
             try await admin.query("CREATE DATABASE \(name)")
             let outcome: Swift.Result<Result, any Error>
             do {
@@ -113,4 +114,9 @@ enum TestDatabases {
 
     /// postgres-nio's background logging off: a test's failures show in its expectations.
     private static let quiet = Logger(label: "contactless.test.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+}
+
+/// A PostgreSQL test ran without `CONTACTLESS_POSTGRES_URL`.
+public enum TestDatabasesError: Error {
+    case postgresNotConfigured
 }

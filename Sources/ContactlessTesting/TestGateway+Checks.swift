@@ -1,8 +1,10 @@
 public import CardEmulator
-import ContactlessTesting
 import EMV
-import Issuer
+import Gateway
+public import Issuer
+import _SQLStorage
 public import SmartCard
+public import TestMode
 
 extension TestGateway {
     /// A Visa test card of `behaviour` whose CVM rules ask for online PIN above the reader's CVM limit: no consumer
@@ -19,5 +21,12 @@ extension TestGateway {
             applet: try profile.certified().personalize(
                 on: clock.now,
                 environment: CardEnvironment(now: clock.function, randomBytes: CardEnvironment.system.randomBytes)))
+    }
+
+    /// The issuer's available balance of `card`.
+    public func balance(_ card: TestCard) async throws -> Int? {
+        try await SQLIssuerRepository(database: application.database)
+            .account(try (application.embeddedIssuerKeys ?? IssuerKeys.test).keyedHash(of: try PAN(card.pan)))?
+            .availableBalance
     }
 }
