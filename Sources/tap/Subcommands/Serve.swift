@@ -36,6 +36,11 @@ extension Tap {
                 "The PIN key agreed with the --issuer host, as hex (16 or 32 bytes); without it, `tap issuer`'s test key.",
                 valueName: "file"))
         var issuerPINKey: String?
+        @Option(
+            help: ArgumentHelp(
+                "The CA public keys readers authenticate cards with (a CA public key list, JSON); without it, the "
+                    + "test CA keys, which authenticate only test cards.", valueName: "file"))
+        var caKeys: String?
         @Option(help: "Seconds to wait for the issuer's answer before reversing.") var issuerTimeout = 2.0
         @Option(
             help: ArgumentHelp(
@@ -55,6 +60,9 @@ extension Tap {
         var idempotencyRetention = 24.0
 
         func validate() throws {
+            if issuerPINKey != nil, issuer == nil {
+                throw ValidationError("--issuer-pin-key is the key agreed with an --issuer host; give --issuer too")
+            }
             if let recoverAfter, !(0...86_400).contains(recoverAfter) {
                 throw ValidationError("--recover-after must be from 0 to 86400 seconds")
             }
@@ -73,7 +81,7 @@ extension Tap {
                 hostname: host, port: port, dataDirectory: URL(fileURLWithPath: dataDirectory), databaseURL: database,
                 issuer: .testIssuer, issuerTimeout: .milliseconds(Int(issuerTimeout * 1000)),
                 recoverAfter: recoverAfter.map { .milliseconds(Int($0 * 1000)) },
-                caPublicKeys: try CardProfile.testCAPublicKeys)
+                caPublicKeys: try caPublicKeys(logger: logger))
             configuration.maxRequestBodySize = maxBodySize
             configuration.idempotencyRetention = idempotencyRetention * 3600
             if let issuer {
@@ -103,6 +111,15 @@ extension Tap {
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
             try await gateway.application.runService()
+        }
+
+        /// The keys of `--ca-keys`, or the test CA keys, said at start-up.
+        private func caPublicKeys(logger: Logger) throws -> CAPublicKeyList {
+            guard let caKeys else {
+                logger.notice("readers get the test CA keys: only test cards pass offline data authentication")
+                return try CardProfile.testCAPublicKeys
+            }
+            return try CAPublicKeyList(contentsOf: URL(fileURLWithPath: caKeys))
         }
     }
 }
