@@ -63,13 +63,6 @@ public struct BatchArguments {
         return range
     }
 
-    /// The length in bytes of a required hex argument that is checked but not otherwise used (no array is made).
-    public mutating func byteCount(_ name: StaticString) throws(BatchError) -> Int {
-        guard let (_, digits) = try optionalHexDigits(name) else { throw Self.missing(name) }
-        guard let bytes = pool.decodeHex(digits) else { throw Self.notHex(name) }
-        return bytes.count
-    }
-
     /// The hex text of a string argument; absent or null gives nil.
     private mutating func optionalHexDigits(
         _ name: StaticString
@@ -92,17 +85,6 @@ public struct BatchArguments {
     public mutating func optionalString(_ name: StaticString) throws(BatchError) -> String? {
         guard let range = try optionalStringRange(name) else { return nil }
         return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
-    }
-
-    /// A required string as its UTF-8, valid while the operation runs (no `String` made: a PAN was an allocation).
-    public mutating func utf8(_ name: StaticString) throws(BatchError) -> UnsafeBufferPointer<UInt8> {
-        guard let utf8 = try optionalUTF8(name) else { throw Self.missing(name) }
-        return utf8
-    }
-
-    /// An optional string as its UTF-8, valid while the operation runs; absent or null gives nil.
-    public mutating func optionalUTF8(_ name: StaticString) throws(BatchError) -> UnsafeBufferPointer<UInt8>? {
-        try optionalStringRange(name).map { UnsafeBufferPointer(rebasing: text[$0]) }
     }
 
     /// A required integer.
@@ -171,8 +153,6 @@ struct ArgumentPool {
     /// One buffer per slot. A pointer rather than an array of arrays: writing through a `let` pointer needs no
     /// exclusivity check and no uniqueness check of an outer array per argument.
     private let buffers: UnsafeMutablePointer<[UInt8]>
-    /// Decoding space for arguments used in place; replaced by a larger one when a value does not fit.
-    private let scratch: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
     /// Space for ``HexConcatenation``s; replaced by a larger one when a concatenation outgrows it.
     let concatenationSpace: UnsafeMutablePointer<UnsafeMutableBufferPointer<UInt8>>
     private let randomSource: Unmanaged<BufferedSystemRandom>
@@ -180,8 +160,6 @@ struct ArgumentPool {
     init() {
         buffers = .allocate(capacity: Self.slots)
         buffers.initialize(repeating: [], count: Self.slots)
-        scratch = .allocate(capacity: 1)
-        scratch.initialize(to: .allocate(capacity: 1024))
         concatenationSpace = .allocate(capacity: 1)
         concatenationSpace.initialize(to: .allocate(capacity: 1024))
         randomSource = .passRetained(BufferedSystemRandom())
@@ -191,8 +169,6 @@ struct ArgumentPool {
     func deallocate() {
         buffers.deinitialize(count: Self.slots)
         buffers.deallocate()
-        scratch.pointee.deallocate()
-        scratch.deallocate()
         concatenationSpace.pointee.deallocate()
         concatenationSpace.deallocate()
         randomSource.release()
@@ -223,20 +199,6 @@ struct ArgumentPool {
             return nil
         }
         return buffer.pointee
-    }
-
-    /// Decodes hex digits into scratch space valid until the next decoding; nil for an odd count or a non-hex
-    /// character.
-    func decodeHex(_ digits: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        guard digits.count % 2 == 0 else { return nil }
-        let count = digits.count / 2
-        if scratch.pointee.count < count {
-            scratch.pointee.deallocate()
-            scratch.pointee = .allocate(capacity: count)
-        }
-        let space = scratch.pointee
-        guard [UInt8].decodeHex(digits, into: space) else { return nil }
-        return UnsafeBufferPointer(rebasing: space[..<count])
     }
 }
 

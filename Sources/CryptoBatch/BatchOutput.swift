@@ -35,11 +35,6 @@ public final class BatchOutput {
         switch value {
         case .bytes(let data):
             data.withUnsafeBufferPointer { writeHexResult($0, id: id) }
-        case .blocks(let high, let low, let length):
-            withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                writeHexResult(UnsafeBufferPointer(rebasing: bytes[..<min(max(0, length), 16)]), id: id)
-            }
         case .string(var string):
             string.withUTF8 { text in
                 storage.reserve(text.count * 6 + (id?.count ?? 0) + 32)
@@ -125,9 +120,6 @@ public enum BatchValue: Sendable, Hashable {
     case bytes([UInt8])
     /// Text, written as a JSON string.
     case string(String)
-    /// The first `length` (0...16) bytes of two big-endian blocks, written as upper-case hex: a cryptogram, an
-    /// ARPC or a derived key without an array made for it.
-    case blocks(UInt64, UInt64, length: Int)
 }
 
 /// A growable byte buffer with unchecked appends after an explicit reservation.

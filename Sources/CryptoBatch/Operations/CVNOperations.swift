@@ -9,13 +9,13 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
             let card = try cardCryptograms(&args, version)
             let input = try cryptogramInput(&args, version)
             let cryptogram = try emv { () throws(CryptoError) in
-                try card.generateACBlock(
+                try card.generateAC(
                     concatenatedData: input.data,
                     atc: input.data[input.atc],
                     unpredictableNumber: input.data[input.unpredictableNumber]
                 )
             }
-            return .blocks(cryptogram, 0, length: 8)
+            return .bytes(cryptogram)
         },
         BatchOperation("\(prefix).generate_arpc") { args throws(BatchError) in
             let card = try cardCryptograms(&args, version)
@@ -26,57 +26,43 @@ func cvnOperations(_ version: CryptogramVersion) -> [BatchOperation] {
                 let csu = try args.bytes("csu")
                 let proprietary = try args.optionalBytes("proprietary_auth_data")
                 let arpc = try emv { () throws(CryptoError) in
-                    try card.generateARPCBlock(
+                    try card.generateARPC(
                         arqc: arqc, atc: atc, cardStatusUpdate: csu, proprietaryAuthenticationData: proprietary
                     )
                 }
-                return .blocks(arpc, 0, length: 4)
+                return .bytes(arpc)
             case (.method1, let derivation):
                 let un = derivation == .mastercard ? try args.bytes("tag_9f37") : []
                 let atc = derivation == .iccMasterKey ? [] : try args.bytes("tag_9f36")
                 let responseCode = try args.bytes("arpc_rc")
                 let arpc = try emv { () throws(CryptoError) in
-                    try card.generateARPCBlock(
-                        arqc: arqc, atc: atc, unpredictableNumber: un, responseCode: responseCode)
+                    try card.generateARPC(arqc: arqc, atc: atc, unpredictableNumber: un, responseCode: responseCode)
                 }
-                return .blocks(arpc, 0, length: 8)
+                return .bytes(arpc)
             }
         },
     ]
 }
 
 /// The card of the pyemv constructor `Class(iss_mk_ac, iss_mk_smi, iss_mk_smc, pan, psn=None)`.
-///
-/// `generate_ac` and `generate_arpc` use only the AC master key, so only that one is derived; the SMI and SMC
-/// issuer keys are checked as their derivation would check them (a DES key of 8, 16 or 24 bytes; the PAN and PSN
-/// are the AC derivation's), which keeps every error pyemv's constructor raises without two unused derivations.
 private func cardCryptograms(
     _ args: inout BatchArguments,
     _ version: CryptogramVersion
 ) throws(BatchError) -> CardCryptograms {
     let issuerKeyAC = try args.bytes("iss_mk_ac")
-    let issuerKeySMILength = try args.byteCount("iss_mk_smi")
-    let issuerKeySMCLength = try args.byteCount("iss_mk_smc")
-    let pan = try args.utf8("pan")
-    // pyemv's classes take `psn or "00"`: an empty PSN too means "00" (nil here; unlike the kd functions).
-    let psn = try args.optionalUTF8("psn").flatMap { $0.isEmpty ? nil : $0 }
+    let issuerKeySMI = try args.bytes("iss_mk_smi")
+    let issuerKeySMC = try args.bytes("iss_mk_smc")
+    let pan = try args.string("pan")
+    let psn = try args.optionalString("psn")
     return try emv { () throws(CryptoError) in
-        let ac = try KeyDerivation.iccMasterKeyHalves(
-            option: version.masterKeyDerivation, issuerMasterKey: issuerKeyAC, panUTF8: pan, psnUTF8: psn
+        try CardCryptograms(
+            version: version,
+            issuerMasterKeyAC: issuerKeyAC,
+            issuerMasterKeySMI: issuerKeySMI,
+            issuerMasterKeySMC: issuerKeySMC,
+            pan: pan,
+            psn: psn
         )
-        try checkDESKeyLength(issuerKeySMILength)
-        try checkDESKeyLength(issuerKeySMCLength)
-        // The SMI and SMC keys are never used here; the AC key stands in for them.
-        return CardCryptograms(
-            version: version, iccMasterKeys: ICCMasterKeys(acHalves: ac, smiHalves: ac, smcHalves: ac)
-        )
-    }
-}
-
-/// The check `TDESKey.init` makes of a key of `length` bytes, without building the key schedule.
-private func checkDESKeyLength(_ length: Int) throws(CryptoError) {
-    guard length == 8 || length == 16 || length == 24 else {
-        throw CryptoError(.invalidKeyLength, "a DES key has 8, 16 or 24 bytes, not \(length)")
     }
 }
 

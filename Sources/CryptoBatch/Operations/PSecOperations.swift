@@ -58,56 +58,50 @@ private func psecMACOperations() -> [BatchOperation] {
     ]
 }
 
-/// psec.pinblock: ISO 9564 formats 0, 2, 3 and 4. PINs and PANs are read as the request's UTF-8 and fixed-size
-/// blocks written as blocks (a `String` per PAN and an array per answer were allocations on every line).
+/// psec.pinblock: ISO 9564 formats 0, 2, 3 and 4.
 private func psecPINBlockOperations() -> [BatchOperation] {
     [
         BatchOperation("psec.pinblock.encode_pinblock_iso_0") { args throws(BatchError) in
-            let pin = try args.utf8("pin")
-            let pan = try args.utf8("pan")
-            let block = try emv { () throws(CryptoError) in try PINBlock.encodeISO0Block(pinUTF8: pin, panUTF8: pan) }
-            return .blocks(block, 0, length: 8)
+            let pin = try args.string("pin")
+            let pan = try args.string("pan")
+            return .bytes(try emv { () throws(CryptoError) in try PINBlock.encodeISO0(pin: pin, pan: pan) })
         },
         BatchOperation("psec.pinblock.decode_pinblock_iso_0") { args throws(BatchError) in
             let block = try args.bytes("pinblock")
-            let pan = try args.utf8("pan")
-            return .string(try emv { () throws(CryptoError) in try PINBlock.decodeISO0(block, panUTF8: pan) })
+            let pan = try args.string("pan")
+            return .string(try emv { () throws(CryptoError) in try PINBlock.decodeISO0(block, pan: pan) })
         },
         BatchOperation("psec.pinblock.encode_pinblock_iso_2") { args throws(BatchError) in
-            let pin = try args.utf8("pin")
-            let block = try emv { () throws(CryptoError) in try PINBlock.encodeISO2Block(pinUTF8: pin) }
-            return .blocks(block, 0, length: 8)
+            let pin = try args.string("pin")
+            return .bytes(try emv { () throws(CryptoError) in try PINBlock.encodeISO2(pin: pin) })
         },
         BatchOperation("psec.pinblock.decode_pinblock_iso_2") { args throws(BatchError) in
             let block = try args.bytes("pinblock")
             return .string(try emv { () throws(CryptoError) in try PINBlock.decodeISO2(block) })
         },
         BatchOperation("psec.pinblock.encode_pinblock_iso_3") { args throws(BatchError) in
-            let pin = try args.utf8("pin")
-            let pan = try args.utf8("pan")
+            let pin = try args.string("pin")
+            let pan = try args.string("pan")
             var random = args.random
-            let block = try emv { () throws(CryptoError) in
-                try PINBlock.encodeISO3Block(pinUTF8: pin, panUTF8: pan, using: &random)
-            }
-            return .blocks(block, 0, length: 8)
+            return .bytes(
+                try emv { () throws(CryptoError) in try PINBlock.encodeISO3(pin: pin, pan: pan, using: &random) }
+            )
         },
         BatchOperation("psec.pinblock.decode_pinblock_iso_3") { args throws(BatchError) in
             let block = try args.bytes("pinblock")
-            let pan = try args.utf8("pan")
-            return .string(try emv { () throws(CryptoError) in try PINBlock.decodeISO3(block, panUTF8: pan) })
+            let pan = try args.string("pan")
+            return .string(try emv { () throws(CryptoError) in try PINBlock.decodeISO3(block, pan: pan) })
         },
         BatchOperation("psec.pinblock.encode_pin_field_iso_4") { args throws(BatchError) in
-            let pin = try args.utf8("pin")
+            let pin = try args.string("pin")
             var random = args.random
-            let field = try emv { () throws(CryptoError) in
-                try PINBlock.encodeISO4PINFieldBlocks(pinUTF8: pin, using: &random)
-            }
-            return .blocks(field.high, field.low, length: 16)
+            return .bytes(
+                try emv { () throws(CryptoError) in try PINBlock.encodeISO4PINField(pin: pin, using: &random) }
+            )
         },
         BatchOperation("psec.pinblock.encode_pan_field_iso_4") { args throws(BatchError) in
-            let pan = try args.utf8("pan")
-            let field = try emv { () throws(CryptoError) in try PINBlock.encodeISO4PANFieldBlocks(panUTF8: pan) }
-            return .blocks(field.high, field.low, length: 16)
+            let pan = try args.string("pan")
+            return .bytes(try emv { () throws(CryptoError) in try PINBlock.encodeISO4PANField(pan: pan) })
         },
         BatchOperation("psec.pinblock.decode_pin_field_iso_4") { args throws(BatchError) in
             let field = try args.bytes("pin_field")
@@ -115,22 +109,20 @@ private func psecPINBlockOperations() -> [BatchOperation] {
         },
         BatchOperation("psec.pinblock.encipher_pinblock_iso_4") { args throws(BatchError) in
             let key = try args.bytes("key")
-            let pin = try args.utf8("pin")
-            let pan = try args.utf8("pan")
+            let pin = try args.string("pin")
+            let pan = try args.string("pan")
             var random = args.random
             return .bytes(
                 try emv { () throws(CryptoError) in
-                    try PINBlock.encipherISO4(pinUTF8: pin, panUTF8: pan, key: key, using: &random)
+                    try PINBlock.encipherISO4(pin: pin, pan: pan, key: key, using: &random)
                 }
             )
         },
         BatchOperation("psec.pinblock.decipher_pinblock_iso_4") { args throws(BatchError) in
             let key = try args.bytes("key")
             let block = try args.bytes("pin_block")
-            let pan = try args.utf8("pan")
-            return .string(
-                try emv { () throws(CryptoError) in try PINBlock.decipherISO4(block, panUTF8: pan, key: key) }
-            )
+            let pan = try args.string("pan")
+            return .string(try emv { () throws(CryptoError) in try PINBlock.decipherISO4(block, pan: pan, key: key) })
         },
     ]
 }

@@ -15,31 +15,35 @@ private func pyemvKDOperations() -> [BatchOperation] {
         BatchOperation("pyemv.kd.derive_common_sk") { args throws(BatchError) in
             let masterKey = try args.bytes("icc_mk")
             let r = try args.bytes("r")
-            let key = try emv { () throws(CryptoError) in
-                try SessionKey.commonKey(iccMasterKey: masterKey, diversification: r)
-            }
-            return .blocks(key.left, key.right, length: 16)
+            return .bytes(
+                try emv { () throws(CryptoError) in
+                    try SessionKey.common(iccMasterKey: masterKey, diversification: r)
+                }
+            )
         },
         BatchOperation("pyemv.kd.derive_visa_sm_sk") { args throws(BatchError) in
             let masterKey = try args.bytes("icc_mk")
             let atc = try args.bytes("atc")
-            let key = try emv { () throws(CryptoError) in
-                try SessionKey.visaSecureMessagingKey(iccMasterKey: masterKey, atc: atc)
-            }
-            return .blocks(key.left, key.right, length: 16)
+            return .bytes(
+                try emv { () throws(CryptoError) in
+                    try SessionKey.visaSecureMessaging(iccMasterKey: masterKey, atc: atc)
+                }
+            )
         },
         BatchOperation("pyemv.kd.derive_emv2000_tree_sk") { args throws(BatchError) in
             let masterKey = try args.bytes("icc_mk")
             let atc = try args.bytes("atc")
             let height = try args.optionalInt("height") ?? 8
             let branchFactor = try args.optionalInt("branch_factor") ?? 4
-            let iv = try args.optionalBytes("iv")
-            let key = try emv { () throws(CryptoError) in
-                try SessionKey.emv2000TreeKey(
-                    iccMasterKey: masterKey, atc: atc, height: height, branchFactor: branchFactor, iv: iv
-                )
-            }
-            return .blocks(key.left, key.right, length: 16)
+            // An absent IV is 16 zero bytes, as in pyemv.
+            let iv = try args.optionalBytes("iv") ?? [UInt8](repeating: 0, count: 16)
+            return .bytes(
+                try emv { () throws(CryptoError) in
+                    try SessionKey.emv2000Tree(
+                        iccMasterKey: masterKey, atc: atc, height: height, branchFactor: branchFactor, iv: iv
+                    )
+                }
+            )
         },
     ]
 }
@@ -47,12 +51,13 @@ private func pyemvKDOperations() -> [BatchOperation] {
 /// `derive_icc_mk_a(iss_mk, pan, psn=None)` and `derive_icc_mk_b`.
 private func iccMasterKey(_ args: inout BatchArguments, option: KeyDerivation.Option) throws(BatchError) -> BatchValue {
     let issuerKey = try args.bytes("iss_mk")
-    let pan = try args.utf8("pan")
-    let psn = try args.optionalUTF8("psn")
-    let key = try emv { () throws(CryptoError) in
-        try KeyDerivation.iccMasterKeyHalves(option: option, issuerMasterKey: issuerKey, panUTF8: pan, psnUTF8: psn)
-    }
-    return .blocks(key.left, key.right, length: 16)
+    let pan = try args.string("pan")
+    let psn = try args.optionalString("psn")
+    return .bytes(
+        try emv { () throws(CryptoError) in
+            try KeyDerivation.iccMasterKey(option: option, issuerMasterKey: issuerKey, pan: pan, psn: psn)
+        }
+    )
 }
 
 /// pyemv.ac: application cryptograms and ARPC methods 1 and 2.
@@ -68,32 +73,36 @@ private func pyemvACOperations() -> [BatchOperation] {
             default: throw BatchError(.invalidArgument, "`padding_type` must be VISA or EMV")
             }
             let length = try args.optionalInt("length") ?? 8
-            let cryptogram = try emv { () throws(CryptoError) in
-                try ApplicationCryptogram.generateBlock(sessionKey: sessionKey, data: data, padding: padding)
-            }
-            return .blocks(cryptogram, 0, length: ApplicationCryptogram.pythonPrefixLength(length, of: 8))
+            return .bytes(
+                try emv { () throws(CryptoError) in
+                    try ApplicationCryptogram.generate(
+                        sessionKey: sessionKey, data: data, padding: padding, length: length)
+                }
+            )
         },
         BatchOperation("pyemv.ac.generate_arpc_1") { args throws(BatchError) in
             let sessionKey = try args.bytes("sk_ac")
             let arqc = try args.bytes("arqc")
             let responseCode = try args.bytes("arpc_rc")
-            let arpc = try emv { () throws(CryptoError) in
-                try ARPC.method1Block(sessionKey: sessionKey, arqc: arqc, responseCode: responseCode)
-            }
-            return .blocks(arpc, 0, length: 8)
+            return .bytes(
+                try emv { () throws(CryptoError) in
+                    try ARPC.method1(sessionKey: sessionKey, arqc: arqc, responseCode: responseCode)
+                }
+            )
         },
         BatchOperation("pyemv.ac.generate_arpc_2") { args throws(BatchError) in
             let sessionKey = try args.bytes("sk_ac")
             let arqc = try args.bytes("arqc")
             let csu = try args.bytes("csu")
             let proprietary = try args.optionalBytes("prop_auth_data")
-            let arpc = try emv { () throws(CryptoError) in
-                try ARPC.method2Block(
-                    sessionKey: sessionKey, arqc: arqc, cardStatusUpdate: csu,
-                    proprietaryAuthenticationData: proprietary
-                )
-            }
-            return .blocks(arpc, 0, length: 4)
+            return .bytes(
+                try emv { () throws(CryptoError) in
+                    try ARPC.method2(
+                        sessionKey: sessionKey, arqc: arqc, cardStatusUpdate: csu,
+                        proprietaryAuthenticationData: proprietary
+                    )
+                }
+            )
         },
     ]
 }

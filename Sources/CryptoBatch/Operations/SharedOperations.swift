@@ -32,7 +32,7 @@ func tdes(_ args: inout BatchArguments, _ mode: TDESMode) throws(BatchError) -> 
 /// `key_check_digits(key, length=2)` / `generate_kcv(key, length=2)`.
 func checkValue(_ args: inout BatchArguments) throws(BatchError) -> BatchValue {
     let key = try args.desKey("key")
-    return .blocks(key.checkValueBlock(), 0, length: min(try args.prefixLength("length", default: 2), 8))
+    return .bytes(key.checkValue(length: min(try args.prefixLength("length", default: 2), 8)))
 }
 
 /// `adjust_key_parity(key)`: any number of bytes.
@@ -47,10 +47,11 @@ func retailMAC(_ args: inout BatchArguments, paddingMethods: ClosedRange<Int>) t
     let data = try args.bytes("data")
     let padding = try args.padding("padding", methods: paddingMethods)
     let length = try args.optionalInt("length") ?? 8
-    let mac = try emv { () throws(CryptoError) in
-        try ISO9797.retailMACBlock(key1: key1, key2: key2, data: data, padding: padding, length: length)
-    }
-    return .blocks(mac, 0, length: length)
+    return .bytes(
+        try emv { () throws(CryptoError) in
+            try ISO9797.retailMAC(key1: key1, key2: key2, data: data, padding: padding, length: length)
+        }
+    )
 }
 
 /// Pads `data` to `block_size` (pyemv `mac.pad_iso9797_*`, psec `mac.pad_iso_*`).

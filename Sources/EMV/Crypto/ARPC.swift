@@ -18,14 +18,8 @@ public enum ARPC {
         arqc: [UInt8],
         responseCode: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
-        BigEndianBlock.bytes(try method1Block(sessionKey: sessionKey, arqc: arqc, responseCode: responseCode))
-    }
-
-    /// ``method1(sessionKey:arqc:responseCode:)`` as the 8-byte block (the crypto batch: no array).
-    package static func method1Block(
-        sessionKey: [UInt8], arqc: [UInt8], responseCode: [UInt8]
-    ) throws(CryptoError) -> UInt64 {
-        try method1Block(DoubleLengthKey(sessionKey, name: "session key"), arqc: arqc, responseCode: responseCode)
+        let key = try DoubleLengthKey(sessionKey, name: "session key")
+        return BigEndianBlock.bytes(try method1Block(key, arqc: arqc, responseCode: responseCode))
     }
 
     /// ARPC method 2 (EMV 4.3 Book 2, 8.2.2): the first 4 bytes of the ISO/IEC 9797-1 algorithm 3 MAC, padding
@@ -46,26 +40,12 @@ public enum ARPC {
         proprietaryAuthenticationData: [UInt8]? = nil
     ) throws(CryptoError) -> [UInt8] {
         let block = try method2Block(
-            sessionKey: sessionKey, arqc: arqc, cardStatusUpdate: cardStatusUpdate,
-            proprietaryAuthenticationData: proprietaryAuthenticationData
-        )
-        return BigEndianBlock.bytes(block, prefix: 4)
-    }
-
-    /// The block whose first 4 bytes are ``method2(sessionKey:arqc:cardStatusUpdate:proprietaryAuthenticationData:)``
-    /// (the crypto batch: no array).
-    package static func method2Block(
-        sessionKey: [UInt8],
-        arqc: [UInt8],
-        cardStatusUpdate: [UInt8],
-        proprietaryAuthenticationData: [UInt8]? = nil
-    ) throws(CryptoError) -> UInt64 {
-        try method2Block(
             DoubleLengthKey(sessionKey, name: "session key"),
             arqc: arqc,
             cardStatusUpdate: cardStatusUpdate,
             proprietaryAuthenticationData: proprietaryAuthenticationData
         )
+        return BigEndianBlock.bytes(block, prefix: 4)
     }
 
     /// Checks an ARPC of method 1 (card side), comparing in constant time.

@@ -37,16 +37,8 @@ public enum ApplicationCryptogram {
         padding: Padding = .emv,
         length: Int = 8
     ) throws(CryptoError) -> [UInt8] {
-        let block = try generateBlock(sessionKey: sessionKey, data: data, padding: padding)
+        let block = macBlock(try DoubleLengthKey(sessionKey, name: "session key"), data: data, padding: padding)
         return BigEndianBlock.bytes(block, prefix: pythonPrefixLength(length, of: 8))
-    }
-
-    /// The whole 8-byte MAC that ``generate(sessionKey:data:padding:length:)`` takes its prefix of, as a block
-    /// (the crypto batch: no array).
-    package static func generateBlock(
-        sessionKey: [UInt8], data: [UInt8], padding: Padding = .emv
-    ) throws(CryptoError) -> UInt64 {
-        macBlock(try DoubleLengthKey(sessionKey, name: "session key"), data: data, padding: padding)
     }
 
     /// Checks an application cryptogram against the one computed from the same inputs (issuer side), comparing
@@ -79,7 +71,7 @@ public enum ApplicationCryptogram {
 
     /// How many bytes `bytes[:length]` keeps in Python of `count` bytes: negative lengths count from the end,
     /// long ones keep everything.
-    package static func pythonPrefixLength(_ length: Int, of count: Int) -> Int {
+    private static func pythonPrefixLength(_ length: Int, of count: Int) -> Int {
         length < 0 ? max(0, count + length) : min(length, count)
     }
 

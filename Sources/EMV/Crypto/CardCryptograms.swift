@@ -83,19 +83,8 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
         atc: ArraySlice<UInt8>,
         unpredictableNumber: ArraySlice<UInt8>
     ) throws(CryptoError) -> [UInt8] {
-        BigEndianBlock.bytes(
-            try generateACBlock(concatenatedData: data, atc: atc, unpredictableNumber: unpredictableNumber))
-    }
-
-    /// ``generateAC(concatenatedData:atc:unpredictableNumber:)`` as the 8-byte block, with no array made (for
-    /// the crypto batch, where result arrays were a good part of the allocations per request).
-    package func generateACBlock(
-        concatenatedData data: [UInt8],
-        atc: ArraySlice<UInt8>,
-        unpredictableNumber: ArraySlice<UInt8>
-    ) throws(CryptoError) -> UInt64 {
         let key = try sessionKey(version.acSessionKeyDerivation, atc: atc, unpredictableNumber: unpredictableNumber)
-        return ApplicationCryptogram.macBlock(key, data: data, padding: version.padding)
+        return ApplicationCryptogram.mac(key, data: data, padding: version.padding)
     }
 
     /// Checks a card's cryptogram against the one computed from the same data (issuer side), in constant time.
@@ -126,22 +115,8 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
         unpredictableNumber: [UInt8] = [],
         responseCode: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
-        BigEndianBlock.bytes(
-            try generateARPCBlock(
-                arqc: arqc, atc: atc, unpredictableNumber: unpredictableNumber, responseCode: responseCode
-            )
-        )
-    }
-
-    /// ``generateARPC(arqc:atc:unpredictableNumber:responseCode:)`` as the 8-byte block (no array).
-    package func generateARPCBlock(
-        arqc: [UInt8],
-        atc: [UInt8] = [],
-        unpredictableNumber: [UInt8] = [],
-        responseCode: [UInt8]
-    ) throws(CryptoError) -> UInt64 {
         let key = try arpcKey(for: .method1, atc: atc[...], unpredictableNumber: unpredictableNumber[...])
-        return try ARPC.method1Block(key, arqc: arqc, responseCode: responseCode)
+        return BigEndianBlock.bytes(try ARPC.method1Block(key, arqc: arqc, responseCode: responseCode))
     }
 
     /// Generates an ARPC of method 2, for Visa CVN 18 and 22.
@@ -161,28 +136,14 @@ public struct CardCryptograms: Sendable, CustomStringConvertible {
         cardStatusUpdate: [UInt8],
         proprietaryAuthenticationData: [UInt8]? = nil
     ) throws(CryptoError) -> [UInt8] {
-        let block = try generateARPCBlock(
-            arqc: arqc, atc: atc, cardStatusUpdate: cardStatusUpdate,
-            proprietaryAuthenticationData: proprietaryAuthenticationData
-        )
-        return BigEndianBlock.bytes(block, prefix: 4)
-    }
-
-    /// The block whose first 4 bytes are the ARPC of
-    /// ``generateARPC(arqc:atc:cardStatusUpdate:proprietaryAuthenticationData:)`` (no array).
-    package func generateARPCBlock(
-        arqc: [UInt8],
-        atc: [UInt8],
-        cardStatusUpdate: [UInt8],
-        proprietaryAuthenticationData: [UInt8]? = nil
-    ) throws(CryptoError) -> UInt64 {
         let key = try arpcKey(for: .method2, atc: atc[...], unpredictableNumber: [])
-        return try ARPC.method2Block(
+        let block = try ARPC.method2Block(
             key,
             arqc: arqc,
             cardStatusUpdate: cardStatusUpdate,
             proprietaryAuthenticationData: proprietaryAuthenticationData
         )
+        return BigEndianBlock.bytes(block, prefix: 4)
     }
 
     /// Checks an ARPC of method 1 (card side), in constant time.

@@ -1,11 +1,9 @@
 /// A double-length (16-byte) DES key as its two 8-byte halves, for derivations that work block by block.
-///
-/// Package-visible so that the crypto batch can pass derived keys along without making arrays of them.
-package struct DoubleLengthKey: Sendable, Hashable {
+struct DoubleLengthKey: Sendable, Hashable {
     /// Key A: the first 8 bytes.
-    package var left: UInt64
+    var left: UInt64
     /// Key B: the last 8 bytes.
-    package var right: UInt64
+    var right: UInt64
 
     init(left: UInt64, right: UInt64) {
         self.left = left

@@ -25,13 +25,6 @@ public struct ICCMasterKeys: Sendable, CustomStringConvertible {
         smcHalves = try DoubleLengthKey(smc, name: "ICC master key for SMC")
     }
 
-    /// Wraps keys already split into halves (derived in this package, with no arrays made).
-    package init(acHalves: DoubleLengthKey, smiHalves: DoubleLengthKey, smcHalves: DoubleLengthKey) {
-        self.acHalves = acHalves
-        self.smiHalves = smiHalves
-        self.smcHalves = smcHalves
-    }
-
     /// Derives the three keys from the issuer master keys, as pyemv's `cvn` classes do on construction.
     ///
     /// An empty or missing PSN means `"00"` here (pyemv's `psn or "00"`), unlike the ``KeyDerivation``
@@ -55,11 +48,9 @@ public struct ICCMasterKeys: Sendable, CustomStringConvertible {
         func derive(_ issuerMasterKey: [UInt8]) throws(CryptoError) -> DoubleLengthKey {
             try KeyDerivation.iccMasterKeyHalves(option: option, issuerMasterKey: issuerMasterKey, pan: pan, psn: psn)
         }
-        self.init(
-            acHalves: try derive(issuerMasterKeyAC),
-            smiHalves: try derive(issuerMasterKeySMI),
-            smcHalves: try derive(issuerMasterKeySMC)
-        )
+        acHalves = try derive(issuerMasterKeyAC)
+        smiHalves = try derive(issuerMasterKeySMI)
+        smcHalves = try derive(issuerMasterKeySMC)
     }
 
     /// Names the type only: keys never go to logs.

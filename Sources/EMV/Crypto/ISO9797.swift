@@ -93,17 +93,9 @@ public enum ISO9797 {
     public static func retailMAC(
         key1: TDESKey, key2: TDESKey, data: [UInt8], padding: Padding, length: Int = 8
     ) throws(CryptoError) -> [UInt8] {
-        truncate(try retailMACBlock(key1: key1, key2: key2, data: data, padding: padding, length: length), length)
-    }
-
-    /// The whole MAC that ``retailMAC(key1:key2:data:padding:length:)`` truncates, as a block, after the same
-    /// check of `length` (the crypto batch: no array).
-    package static func retailMACBlock(
-        key1: TDESKey, key2: TDESKey, data: [UInt8], padding: Padding, length: Int = 8
-    ) throws(CryptoError) -> UInt64 {
         try checkLength(length, blockSize: 8)
         let chain = cbcMAC(key: key1, data: data, padding: padding)
-        return key1.encrypt(block: key2.decrypt(block: chain))
+        return truncate(key1.encrypt(block: key2.decrypt(block: chain)), length)
     }
 
     /// AES CBC-MAC (algorithm 1 with AES, psec `generate_cbc_mac(..., algorithm=Algorithm.AES)`).

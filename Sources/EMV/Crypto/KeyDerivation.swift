@@ -68,32 +68,15 @@ public enum KeyDerivation {
         }
     }
 
-    /// ``iccMasterKey(option:issuerMasterKey:pan:psn:)`` as the key's halves, with no array made (for the
-    /// crypto batch, which derives one per cryptogram request).
-    package static func iccMasterKeyHalves(
+    /// The ICC master key as its halves: the derivation behind the functions above and ``ICCMasterKeys``, which
+    /// keeps keys as halves.
+    static func iccMasterKeyHalves(
         option: Option,
         issuerMasterKey: [UInt8],
         pan: String,
         psn: String? = nil
     ) throws(CryptoError) -> DoubleLengthKey {
         try derive(issuerMasterKey: issuerMasterKey, y: input(option, pan: pan.utf8, psn: (psn ?? "00").utf8))
-    }
-
-    /// The same from the UTF-8 of the PAN and PSN (well-formed, as a JSON parser leaves it; a nil PSN means
-    /// `"00"`): the crypto batch reads them from its request lines, where a `String` per PAN was an allocation.
-    package static func iccMasterKeyHalves(
-        option: Option,
-        issuerMasterKey: [UInt8],
-        panUTF8 pan: UnsafeBufferPointer<UInt8>,
-        psnUTF8 psn: UnsafeBufferPointer<UInt8>?
-    ) throws(CryptoError) -> DoubleLengthKey {
-        let y =
-            if let psn {
-                try input(option, pan: pan, psn: psn)
-            } else {
-                try input(option, pan: pan, psn: "00".utf8)
-            }
-        return try derive(issuerMasterKey: issuerMasterKey, y: y)
     }
 
     /// TDES(IMK)[Y] ‖ TDES(IMK)[~Y] with odd parity.

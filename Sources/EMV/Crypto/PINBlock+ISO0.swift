@@ -5,18 +5,12 @@ extension PINBlock {
     ///
     /// - Throws: ``CryptoError/Code/invalidPIN``, then ``CryptoError/Code/invalidPAN`` (fewer than 13 digits).
     public static func encodeISO0(pin: String, pan: String) throws(CryptoError) -> [UInt8] {
-        BigEndianBlock.bytes(
-            try withUTF8(pin, pan) { (pin, pan) throws(CryptoError) in try encodeISO0Block(pinUTF8: pin, panUTF8: pan) }
-        )
-    }
-
-    /// ``encodeISO0(pin:pan:)`` from the UTF-8 of the PIN and PAN, as a block (the crypto batch: no array).
-    package static func encodeISO0Block(
-        pinUTF8 pin: UnsafeBufferPointer<UInt8>, panUTF8 pan: UnsafeBufferPointer<UInt8>
-    ) throws(CryptoError) -> UInt64 {
-        let digits = try pinDigits(pin)
-        let pan = try panBlock(pan)
-        return pinField(control: 0, pin: digits) { 0xF } ^ pan
+        let block = try withUTF8(pin, pan) { (pin, pan) throws(CryptoError) in
+            let digits = try pinDigits(pin)
+            let pan = try panBlock(pan)
+            return pinField(control: 0, pin: digits) { 0xF } ^ pan
+        }
+        return BigEndianBlock.bytes(block)
     }
 
     /// Decodes a format 0 PIN block and returns the PIN (psec `decode_pinblock_iso_0`).
@@ -25,14 +19,7 @@ extension PINBlock {
     ///   ``CryptoError/Code/invalidPINBlockFormat``, ``CryptoError/Code/invalidPIN`` (length field or digits),
     ///   ``CryptoError/Code/invalidPINBlockFill``.
     public static func decodeISO0(_ pinBlock: [UInt8], pan: String) throws(CryptoError) -> String {
-        try withUTF8(pan) { (pan) throws(CryptoError) in try decodeISO0(pinBlock, panUTF8: pan) }
-    }
-
-    /// ``decodeISO0(_:pan:)`` with the PAN as UTF-8 (the crypto batch: no `String` per PAN).
-    package static func decodeISO0(_ pinBlock: [UInt8], panUTF8 pan: UnsafeBufferPointer<UInt8>) throws(CryptoError)
-        -> String
-    {
-        let pan = try panBlock(pan)
+        let pan = try withUTF8(pan, panBlock)
         let block = try block8(pinBlock)
         return try decodePINField(block ^ pan, control: 0) { $0 == 0xF }
     }
@@ -41,12 +28,7 @@ extension PINBlock {
     ///
     /// - Throws: ``CryptoError/Code/invalidPIN``.
     public static func encodeISO2(pin: String) throws(CryptoError) -> [UInt8] {
-        BigEndianBlock.bytes(try withUTF8(pin) { (pin) throws(CryptoError) in try encodeISO2Block(pinUTF8: pin) })
-    }
-
-    /// ``encodeISO2(pin:)`` from the PIN's UTF-8, as a block (the crypto batch: no array).
-    package static func encodeISO2Block(pinUTF8 pin: UnsafeBufferPointer<UInt8>) throws(CryptoError) -> UInt64 {
-        pinField(control: 2, pin: try pinDigits(pin)) { 0xF }
+        BigEndianBlock.bytes(pinField(control: 2, pin: try withUTF8(pin, pinDigits)) { 0xF })
     }
 
     /// Decodes a format 2 PIN block (psec `decode_pinblock_iso_2`).

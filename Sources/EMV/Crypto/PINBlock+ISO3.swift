@@ -13,25 +13,15 @@ extension PINBlock {
     public static func encodeISO3(
         pin: String, pan: String, using generator: inout some RandomNumberGenerator
     ) throws(CryptoError) -> [UInt8] {
-        let block = try withUTF8(pin, pan) { (pin, pan) throws(CryptoError) in
-            try encodeISO3Block(pinUTF8: pin, panUTF8: pan, using: &generator)
+        let (digits, pan) = try withUTF8(pin, pan) { (pin, pan) throws(CryptoError) in
+            (try pinDigits(pin), try panBlock(pan))
         }
-        return BigEndianBlock.bytes(block)
-    }
-
-    /// ``encodeISO3(pin:pan:using:)`` from the UTF-8 of the PIN and PAN, as a block (the crypto batch: no array).
-    package static func encodeISO3Block(
-        pinUTF8 pin: UnsafeBufferPointer<UInt8>, panUTF8 pan: UnsafeBufferPointer<UInt8>,
-        using generator: inout some RandomNumberGenerator
-    ) throws(CryptoError) -> UInt64 {
-        let digits = try pinDigits(pin)
-        let pan = try panBlock(pan)
         var fill = fillDigits(using: &generator)
         let field = pinField(control: 3, pin: digits) {
             defer { fill /= 6 }
             return 0xA + UInt8(truncatingIfNeeded: fill % 6)
         }
-        return field ^ pan
+        return BigEndianBlock.bytes(field ^ pan)
     }
 
     /// A number uniform below 6¹⁴ whose base-6 digits are the (at most 14) fill digits: one 64-bit draw, taken
@@ -51,14 +41,7 @@ extension PINBlock {
     ///   ``CryptoError/Code/invalidPINBlockFormat``, ``CryptoError/Code/invalidPIN`` (length field or digits),
     ///   ``CryptoError/Code/invalidPINBlockFill`` (a fill digit below A).
     public static func decodeISO3(_ pinBlock: [UInt8], pan: String) throws(CryptoError) -> String {
-        try withUTF8(pan) { (pan) throws(CryptoError) in try decodeISO3(pinBlock, panUTF8: pan) }
-    }
-
-    /// ``decodeISO3(_:pan:)`` with the PAN as UTF-8 (the crypto batch: no `String` per PAN).
-    package static func decodeISO3(_ pinBlock: [UInt8], panUTF8 pan: UnsafeBufferPointer<UInt8>) throws(CryptoError)
-        -> String
-    {
-        let pan = try panBlock(pan)
+        let pan = try withUTF8(pan, panBlock)
         let block = try block8(pinBlock)
         return try decodePINField(block ^ pan, control: 3) { $0 >= 0xA }
     }

@@ -14,17 +14,8 @@ extension PINBlock {
     public static func encodeISO4PINField(
         pin: String, using generator: inout some RandomNumberGenerator
     ) throws(CryptoError) -> [UInt8] {
-        let field = try withUTF8(pin) { (pin) throws(CryptoError) in
-            try encodeISO4PINFieldBlocks(pinUTF8: pin, using: &generator)
-        }
-        return BigEndianBlock.bytes(field.high, field.low)
-    }
-
-    /// ``encodeISO4PINField(pin:using:)`` from the PIN's UTF-8, as two blocks (the crypto batch: no array).
-    package static func encodeISO4PINFieldBlocks(
-        pinUTF8 pin: UnsafeBufferPointer<UInt8>, using generator: inout some RandomNumberGenerator
-    ) throws(CryptoError) -> (high: UInt64, low: UInt64) {
-        (pinField(control: 4, pin: try pinDigits(pin)) { 0xA }, generator.next())
+        let digits = try withUTF8(pin, pinDigits)
+        return BigEndianBlock.bytes(pinField(control: 4, pin: digits) { 0xA }, generator.next())
     }
 
     /// Encodes the clear format 4 PAN field (psec `encode_pan_field_iso_4`): the number of PAN digits beyond
@@ -32,30 +23,24 @@ extension PINBlock {
     ///
     /// - Throws: ``CryptoError/Code/invalidPAN`` unless the PAN is 1 to 19 ASCII digits.
     public static func encodeISO4PANField(pan: String) throws(CryptoError) -> [UInt8] {
-        let field = try withUTF8(pan) { (pan) throws(CryptoError) in try encodeISO4PANFieldBlocks(panUTF8: pan) }
-        return BigEndianBlock.bytes(field.high, field.low)
-    }
-
-    /// ``encodeISO4PANField(pan:)`` from the PAN's UTF-8, as two blocks (the crypto batch: no array).
-    package static func encodeISO4PANFieldBlocks(
-        panUTF8 pan: UnsafeBufferPointer<UInt8>
-    ) throws(CryptoError) -> (high: UInt64, low: UInt64) {
-        guard isASCIIDigits(pan, lengths: 1...19) else {
-            throw CryptoError(.invalidPAN, "the PAN must be 1 to 19 ASCII digits")
-        }
-        // The 32 nibbles in two blocks, written in place (the nibble arrays this was built from cost four
-        // allocations per PIN block).
-        var blocks: (high: UInt64, low: UInt64) = (UInt64(max(0, pan.count - 12)) << 60, 0)
-        let first = 1 + max(0, 12 - pan.count)
-        for (offset, digit) in pan.enumerated() {
-            let index = first + offset
-            if index < 16 {
-                blocks.high |= UInt64(digit & 0xF) << (60 - 4 * index)
-            } else {
-                blocks.low |= UInt64(digit & 0xF) << (60 - 4 * (index - 16))
+        let field = try withUTF8(pan) { (pan) throws(CryptoError) in
+            guard isASCIIDigits(pan, lengths: 1...19) else {
+                throw CryptoError(.invalidPAN, "the PAN must be 1 to 19 ASCII digits")
             }
+            // The 32 nibbles in two blocks: the length nibble, the zero padding, the digits, then zeros.
+            var blocks: (high: UInt64, low: UInt64) = (UInt64(max(0, pan.count - 12)) << 60, 0)
+            let first = 1 + max(0, 12 - pan.count)
+            for (offset, digit) in pan.enumerated() {
+                let index = first + offset
+                if index < 16 {
+                    blocks.high |= UInt64(digit & 0xF) << (60 - 4 * index)
+                } else {
+                    blocks.low |= UInt64(digit & 0xF) << (60 - 4 * (index - 16))
+                }
+            }
+            return blocks
         }
-        return blocks
+        return BigEndianBlock.bytes(field.high, field.low)
     }
 
     /// Decodes a clear format 4 PIN field and returns the PIN (psec `decode_pin_field_iso_4`); the random
@@ -85,20 +70,9 @@ extension PINBlock {
     public static func encipherISO4(
         pin: String, pan: String, key: [UInt8], using generator: inout some RandomNumberGenerator
     ) throws(CryptoError) -> [UInt8] {
-        try withUTF8(pin, pan) { (pin, pan) throws(CryptoError) in
-            try encipherISO4(pinUTF8: pin, panUTF8: pan, key: key, using: &generator)
-        }
-    }
-
-    /// ``encipherISO4(pin:pan:key:using:)`` from the UTF-8 of the PIN and PAN (the crypto batch: no `String`s).
-    package static func encipherISO4(
-        pinUTF8 pin: UnsafeBufferPointer<UInt8>, panUTF8 pan: UnsafeBufferPointer<UInt8>, key: [UInt8],
-        using generator: inout some RandomNumberGenerator
-    ) throws(CryptoError) -> [UInt8] {
-        let pinField = try encodeISO4PINFieldBlocks(pinUTF8: pin, using: &generator)
-        let panField = try encodeISO4PANFieldBlocks(panUTF8: pan)
+        var block = try encodeISO4PINField(pin: pin, using: &generator)
+        let panField = try encodeISO4PANField(pan: pan)
         let key = try AESBlock.key(key)
-        var block = BigEndianBlock.bytes(pinField.high, pinField.low)
         try AESBlock.encrypt(&block, key: key)
         xor(&block, panField)
         try AESBlock.encrypt(&block, key: key)
@@ -110,18 +84,11 @@ extension PINBlock {
     /// - Throws: ``CryptoError/Code/invalidPINBlock`` (not 16 bytes), ``CryptoError/Code/invalidKeyLength``,
     ///   ``CryptoError/Code/invalidPAN``, then the errors of ``decodeISO4PINField(_:)``.
     public static func decipherISO4(_ pinBlock: [UInt8], pan: String, key: [UInt8]) throws(CryptoError) -> String {
-        try withUTF8(pan) { (pan) throws(CryptoError) in try decipherISO4(pinBlock, panUTF8: pan, key: key) }
-    }
-
-    /// ``decipherISO4(_:pan:key:)`` with the PAN as UTF-8 (the crypto batch: no `String` per PAN).
-    package static func decipherISO4(
-        _ pinBlock: [UInt8], panUTF8 pan: UnsafeBufferPointer<UInt8>, key: [UInt8]
-    ) throws(CryptoError) -> String {
         guard !pinBlock.isEmpty, pinBlock.count % 16 == 0 else {
             throw CryptoError(.invalidPINBlock, "the PIN block must have 16 bytes, not \(pinBlock.count)")
         }
         let key = try AESBlock.key(key)
-        let panField = try encodeISO4PANFieldBlocks(panUTF8: pan)
+        let panField = try encodeISO4PANField(pan: pan)
         guard pinBlock.count == 16 else {
             throw CryptoError(.invalidPINBlock, "the PIN block must have 16 bytes, not \(pinBlock.count)")
         }
@@ -132,12 +99,8 @@ extension PINBlock {
         return try decodeISO4PINField(block)
     }
 
-    /// XORs a field's two blocks into the 16 bytes of `block`.
-    private static func xor(_ block: inout [UInt8], _ field: (high: UInt64, low: UInt64)) {
-        block.withUnsafeMutableBytes { raw in
-            let bytes = UnsafeRawBufferPointer(raw)
-            BigEndianBlock.store(BigEndianBlock.load(bytes, at: 0) ^ field.high, into: raw, at: 0)
-            BigEndianBlock.store(BigEndianBlock.load(bytes, at: 8) ^ field.low, into: raw, at: 8)
-        }
+    /// XORs the 16 bytes of `field` into the 16 bytes of `block`.
+    private static func xor(_ block: inout [UInt8], _ field: [UInt8]) {
+        for index in 0..<16 { block[index] ^= field[index] }
     }
 }

@@ -18,16 +18,9 @@ public enum SessionKey {
     ///   - diversification: R, 8 bytes.
     /// - Returns: The 16-byte session key.
     public static func common(iccMasterKey: [UInt8], diversification: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try commonKey(iccMasterKey: iccMasterKey, diversification: diversification).bytes
-    }
-
-    /// ``common(iccMasterKey:diversification:)`` as the key's halves, with no array made (the crypto batch).
-    package static func commonKey(
-        iccMasterKey: [UInt8], diversification: [UInt8]
-    ) throws(CryptoError) -> DoubleLengthKey {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key").schedule
         let r = try diversificationBlock(diversification)
-        return common(masterKey, r: r)
+        return common(masterKey, r: r).bytes
     }
 
     /// The common session key with R = ATC ‖ 00 00 00 00 00 00: the AC session key of Visa CVN 18 and 22 and of
@@ -68,17 +61,10 @@ public enum SessionKey {
     ///   - atc: The application transaction counter (tag 9F36), 2 bytes.
     /// - Returns: The 16-byte session key.
     public static func visaSecureMessaging(iccMasterKey: [UInt8], atc: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try visaSecureMessagingKey(iccMasterKey: iccMasterKey, atc: atc).bytes
-    }
-
-    /// ``visaSecureMessaging(iccMasterKey:atc:)`` as the key's halves, with no array made (the crypto batch).
-    package static func visaSecureMessagingKey(
-        iccMasterKey: [UInt8], atc: [UInt8]
-    ) throws(CryptoError) -> DoubleLengthKey {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key")
         let counter = UInt64(try atcValue(atc[...]))
         return DoubleLengthKey(left: masterKey.left ^ counter, right: masterKey.right ^ (counter ^ 0xFFFF))
-            .withOddParity
+            .withOddParity.bytes
     }
 
     /// EMV2000 tree session key derivation (EMV 4.1 Book 2, A1.3; replaced by the common derivation in SU-46).
@@ -102,22 +88,9 @@ public enum SessionKey {
         branchFactor: Int = 4,
         iv: [UInt8] = [UInt8](repeating: 0, count: 16)
     ) throws(CryptoError) -> [UInt8] {
-        try emv2000TreeKey(iccMasterKey: iccMasterKey, atc: atc, height: height, branchFactor: branchFactor, iv: iv)
-            .bytes
-    }
-
-    /// ``emv2000Tree(iccMasterKey:atc:height:branchFactor:iv:)`` as the key's halves, with no array made (the
-    /// crypto batch); a nil IV is the zero IV.
-    package static func emv2000TreeKey(
-        iccMasterKey: [UInt8],
-        atc: [UInt8],
-        height: Int,
-        branchFactor: Int,
-        iv: [UInt8]?
-    ) throws(CryptoError) -> DoubleLengthKey {
         let masterKey = try DoubleLengthKey(iccMasterKey, name: "ICC master key")
         let counter = try atcValue(atc[...])
-        if let iv, iv.count != 16 {
+        guard iv.count == 16 else {
             throw CryptoError(.invalidIVLength, "EMV2000 tree IV must be 16 bytes, got \(iv.count)")
         }
         guard treeCoversATC(height: height, branchFactor: branchFactor) else {
@@ -132,14 +105,13 @@ public enum SessionKey {
             indexes.append(floorDivide(indexes[indexes.count - 1], branchFactor))
         }
         var parent = masterKey
-        var grandparent =
-            if let iv { try DoubleLengthKey(iv, name: "EMV2000 tree IV") } else { DoubleLengthKey(left: 0, right: 0) }
+        var grandparent = try DoubleLengthKey(iv, name: "EMV2000 tree IV")
         for index in indexes.dropFirst().reversed() {
             (parent, grandparent) = (try treeStep(parent, grandparent, index, branchFactor), parent)
         }
         let last = try treeStep(parent, grandparent, Int(counter), branchFactor)
         return DoubleLengthKey(left: last.left ^ grandparent.left, right: last.right ^ grandparent.right)
-            .withOddParity
+            .withOddParity.bytes
     }
 
     // MARK: - Internals shared with the cryptogram versions

@@ -5,11 +5,6 @@ extension TDESKey {
     /// Same as pyemv `tools.key_check_digits` and psec `des.generate_kcv`, whose default length is 2;
     /// EMV and most HSMs print 3 bytes.
     public func checkValue(length: Int = 3) -> [UInt8] {
-        BigEndianBlock.bytes(checkValueBlock(), prefix: length)
-    }
-
-    /// The encryption of a zero block, whose first bytes are ``checkValue(length:)`` (the crypto batch: no array).
-    package func checkValueBlock() -> UInt64 {
-        encrypt(block: 0)
+        BigEndianBlock.bytes(encrypt(block: 0), prefix: length)
     }
 }
