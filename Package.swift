@@ -155,7 +155,8 @@ let package = Package(
         .target(
             name: "TapToPay",
             dependencies: [
-                "EMV", "SmartCard", "ReaderKernel", "GatewayAPI",
+                "EMV", "SmartCard", "ReaderKernel", "GatewayAPI", "CardEmulator",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -94,7 +94,7 @@ struct ConfigurationTests {
             try await gateway.withShop(merchant: merchant, connect: false, backend: staffServer) { shop in
                 try await shop.sdk.configureReaderTypes([.tapToPay])
                 try await shop.sdk.setDisplayName(Shop.displayName)
-                await #expect(throws: PaymentCardReaderError.accountLinkingFailed) {
+                await #expect(throws: PaymentCardReaderError.notAllowed) {
                     try await shop.sdk.connect(.tapToPay)
                 }
                 try await shop.events.expect([.configurationStatus(.configuring), .configurationStatus(.failed)])
@@ -193,10 +193,12 @@ struct ConfigurationTests {
             try await gateway.withShop(deviceID: deviceID, merchant: fourth, connect: false) { shop in
                 try await shop.sdk.configureReaderTypes([.tapToPay])
                 try await shop.sdk.setDisplayName("Shop 4")
-                let error = await #expect(throws: PaymentCardReaderError.merchantBlocked) {
+                await #expect {
                     try await shop.sdk.connect(.tapToPay)
+                } throws: {
+                    guard case PaymentCardReaderError.deviceBanned(let until?) = $0 else { return false }
+                    return until > gateway.clock.now
                 }
-                #expect(error?.clearsAt.map { $0 > gateway.clock.now } == true)
                 try await shop.events.expect([.configurationStatus(.configuring), .configurationStatus(.failed)])
                 #expect(await shop.sdk.connectedDevice == nil)
             }

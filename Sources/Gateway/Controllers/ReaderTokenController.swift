@@ -4,7 +4,8 @@ public import Hummingbird
 import Logging
 
 /// `POST /v1/reader-tokens` (API key): issues a reader token for one of the merchant's users, with their role and
-/// whether it may relink, valid at most 24 hours.
+/// whether it may relink, valid at most 24 hours. The token names the gateway's base URL as the caller reached it
+/// (`iss`), so a reader SDK given only the token finds its PSP.
 public struct ReaderTokenController: Sendable {
     private let users: MerchantUserRepository
     private let tokens: ReaderTokenAuthority
@@ -32,7 +33,8 @@ public struct ReaderTokenController: Sendable {
         }
         let token = try await tokens.issueReaderToken(
             merchantId: caller.merchantId, userId: user.id, isAdmin: user.role == .admin,
-            allowsRelinking: body.allowsRelinking, lifetime: TimeInterval(lifetime))
+            allowsRelinking: body.allowsRelinking, lifetime: TimeInterval(lifetime),
+            issuer: request.head.authority.map { "http://\($0)" })
         context.logger.info(
             "reader token issued",
             metadata: [

@@ -14,6 +14,9 @@ struct ReaderClaims: JWTPayload, Equatable {
     }
 
     var kind: Kind
+    /// The gateway's base URL as the merchant's server reached it (reader tokens): where the reader SDK finds its
+    /// PSP, as ProximityReader finds it from the token.
+    var iss: String?
     /// The merchant (`mer_…`).
     var mid: String
     /// The merchant user (reader tokens).

@@ -33,13 +33,16 @@ public struct ReaderTokenAuthority: Sendable {
         }
     }
 
-    /// Issues a reader token for `userId` of `merchantId`, valid for `lifetime` seconds from now.
+    /// Issues a reader token for `userId` of `merchantId`, valid for `lifetime` seconds from now, naming
+    /// `issuer` (the gateway's base URL) as its issuer.
     public func issueReaderToken(
-        merchantId: String, userId: String, isAdmin: Bool, allowsRelinking: Bool, lifetime: TimeInterval
+        merchantId: String, userId: String, isAdmin: Bool, allowsRelinking: Bool, lifetime: TimeInterval,
+        issuer: String? = nil
     ) async throws(GatewayAPIError) -> ReaderToken {
         let (iat, exp) = times(lifetime)
         let claims = ReaderClaims(
-            kind: .readerToken, mid: merchantId, sub: userId, role: isAdmin ? "admin" : "staff", rel: allowsRelinking,
+            kind: .readerToken, iss: issuer, mid: merchantId, sub: userId, role: isAdmin ? "admin" : "staff",
+            rel: allowsRelinking,
             did: nil, iat: iat, exp: exp)
         return ReaderToken(
             token: try await sign(claims), merchantId: merchantId, userId: userId, allowsRelinking: allowsRelinking,
@@ -52,7 +55,7 @@ public struct ReaderTokenAuthority: Sendable {
     ) async throws(GatewayAPIError) -> ReaderProvisioning.ReaderSession {
         let (iat, exp) = times(lifetime)
         let claims = ReaderClaims(
-            kind: .session, mid: merchantId, sub: nil, role: nil, rel: nil, did: deviceId, iat: iat, exp: exp)
+            kind: .session, iss: nil, mid: merchantId, sub: nil, role: nil, rel: nil, did: deviceId, iat: iat, exp: exp)
         return ReaderProvisioning.ReaderSession(
             token: try await sign(claims), expiresAt: Date(timeIntervalSince1970: TimeInterval(exp)))
     }
@@ -77,7 +80,8 @@ public struct ReaderTokenAuthority: Sendable {
             throw GatewayAPIError(code: .tokenExpired, message: "the token has expired")
         }
         if let revocations,
-            revocations.isRevoked(merchantId: claims.mid, deviceId: claims.did, userId: claims.sub, issuedAt: claims.iat)
+            revocations.isRevoked(
+                merchantId: claims.mid, deviceId: claims.did, userId: claims.sub, issuedAt: claims.iat)
         {
             throw GatewayAPIError(code: .tokenRevoked, message: "the token was revoked")
         }

@@ -1,125 +1,131 @@
-public import EMV
-
 extension PaymentCardReaderSession {
     /// An error of a card read or a PIN capture.
     ///
-    /// The codes carry the names of ProximityReader's `PaymentCardReaderSession.ReadError` cases, and equality
-    /// compares the code: `catch PaymentCardReaderSession.ReadError.readCancelled`, or in a test
-    /// `#expect(throws: PaymentCardReaderSession.ReadError.invalidAmount)`. Messages never carry card data or PINs.
-    public struct ReadError: CodedError {
-        /// What went wrong: one of Apple's case names.
-        public struct Code: Hashable, Sendable, CustomStringConvertible {
-            fileprivate enum Base: String, Sendable, CaseIterable {
-                case cardNotSupported, cardReadFailed, invalidAmount, invalidCurrencyCode, invalidPreferredAID
-                case noReaderSession, paymentCardDeclined, pinCancelled, pinEntryFailed, pinEntryTimeout
-                case pinNotAllowed, pinTokenInvalid, readCancelled, readFromBackgroundError, readerSessionBusy
-                case readerSessionExpired
+    /// The cases are ProximityReader's, so code written against Apple's framework compiles and switches exhaustively:
+    /// `catch PaymentCardReaderSession.ReadError.readCancelled`, `switch error { case .pinNotAllowed: … }`. Cases this
+    /// platform never raises say why in their documentation. Descriptions never carry card data or PINs.
+    public enum ReadError: Error, Sendable, Hashable {
+        /// The card has no application this reader accepts, or asks for another interface.
+        case cardNotSupported
+        /// The card could not be read, also after the retries the reader offers.
+        case cardReadFailed
+        /// The amount is not greater than zero, has more fraction digits than the currency, or is out of range
+        /// (also a surcharge or pre-authorization amount out of range).
+        case invalidAmount
+        /// The currency code is not an ISO 4217 code the reader knows.
+        case invalidCurrencyCode
+        /// The preferred AID list has more than four entries, or one that is not 5 to 16 bytes.
+        case invalidPreferredAID
+        /// The VAS merchants are invalid. Never raised here yet: loyalty passes are not read.
+        case invalidVASMerchants(String?)
+        /// The VAS request's parameters are invalid. Never raised here yet: loyalty passes are not read.
+        case invalidVASRequestParameters(String?)
+        /// NFC is off. Never raised here: a configured contactless interface is on.
+        case nfcDisabled
+        /// This session is no longer the reader's session (a later prepare replaced it): prepare again.
+        case noReaderSession
+        /// Reads need a device passcode. Never raised here: there is no device passcode.
+        case passcodeDisabled
+        /// The card declined the transaction offline.
+        case paymentCardDeclined
+        /// An internal failure stopped the read. Never raised here: such failures are ``cardReadFailed``.
+        case paymentReadFailed
+        /// The cardholder cancelled PIN entry.
+        case pinCancelled
+        /// The PIN entered could not be enciphered (not 4 to 12 digits).
+        case pinEntryFailed
+        /// The cardholder did not finish PIN entry in the time left.
+        case pinEntryTimeout
+        /// PIN capture is not allowed: the 55 s after the read have passed, or the read is unknown.
+        case pinNotAllowed
+        /// The PIN token is empty.
+        case pinTokenInvalid
+        /// The read was cancelled with `cancelRead()` (or its task was cancelled).
+        case readCancelled
+        /// The app is in the background (or went there during the read).
+        case readFromBackgroundError
+        /// Reads are not allowed now. Never raised here: there are no entitlements to miss.
+        case readNotAllowed
+        /// Reads are not allowed during a phone call. Never raised here: there are no calls.
+        case readNotAllowedDuringCall
+        /// The reader could not initialize. Never raised here: the reader is ready once prepared.
+        case readerInitializationFailed
+        /// The reader is temporarily unavailable. Never raised here: see ``readerSessionBusy``.
+        case readerNotAvailable
+        /// The session could not reach the system UI. Never raised here: there is no separate UI service.
+        case readerServiceConnectionError
+        /// The reader service is in a bad state. Never raised here: there is no separate reader service.
+        case readerServiceError
+        /// Refreshing the session failed authentication. Never raised here: sessions are not refreshed; they
+        /// expire (``readerSessionExpired``).
+        case readerSessionAuthenticationError
+        /// A read or PIN capture is already in progress on this reader.
+        case readerSessionBusy
+        /// The reader session from prepare expired: prepare again.
+        case readerSessionExpired
+        /// A network error stopped a session refresh. Never raised here: sessions are not refreshed.
+        case readerSessionNetworkError
+        /// The reader token expired. Never raised here: an expired token fails the prepare
+        /// (``PaymentCardReaderError/tokenExpired``), and a prepared session holds its own credential.
+        case readerTokenExpired
+        /// A Store and Forward decline came too late. Never raised here: there is no Store and Forward mode.
+        case storeAndForwardDeclineFailed
+        /// A Store and Forward read was not found. Never raised here: there is no Store and Forward mode.
+        case storeAndForwardResultNotFound
+        /// A loyalty pass could not be read. Never raised here yet: loyalty passes are not read.
+        case vasReadFail
+        /// Anything else, with a code (0 when there is none).
+        case unknown(code: Int)
+
+        /// Apple's name for the case (the enum prints as it, as Apple's does), e.g. `readCancelled`.
+        public var errorName: String {
+            switch self {
+            case .invalidVASMerchants: "invalidVASMerchants"
+            case .invalidVASRequestParameters: "invalidVASRequestParameters"
+            case .unknown: "unknown"
+            default: String(describing: self)
             }
-
-            fileprivate let base: Base
-
-            fileprivate init(_ base: Base) { self.base = base }
-
-            /// The card has no application this reader accepts, or asks for another interface.
-            public static let cardNotSupported = Code(.cardNotSupported)
-            /// The card could not be read, also after the retries the reader offers.
-            public static let cardReadFailed = Code(.cardReadFailed)
-            /// The amount is not greater than zero, has more fraction digits than the currency, or is out of range
-            /// (also a surcharge or pre-authorization amount out of range).
-            public static let invalidAmount = Code(.invalidAmount)
-            /// The currency code is not an ISO 4217 code the reader knows.
-            public static let invalidCurrencyCode = Code(.invalidCurrencyCode)
-            /// The preferred AID list has more than four entries, or one that is not 5 to 16 bytes.
-            public static let invalidPreferredAID = Code(.invalidPreferredAID)
-            /// This session is no longer the reader's session (a later prepare replaced it): prepare again.
-            public static let noReaderSession = Code(.noReaderSession)
-            /// The card declined the transaction offline.
-            public static let paymentCardDeclined = Code(.paymentCardDeclined)
-            /// The cardholder cancelled PIN entry.
-            public static let pinCancelled = Code(.pinCancelled)
-            /// The PIN entered could not be enciphered (not 4 to 12 digits).
-            public static let pinEntryFailed = Code(.pinEntryFailed)
-            /// The cardholder did not finish PIN entry in the time left.
-            public static let pinEntryTimeout = Code(.pinEntryTimeout)
-            /// PIN capture is not allowed: the 55 s after the read have passed, or the read is unknown.
-            public static let pinNotAllowed = Code(.pinNotAllowed)
-            /// The PIN token is empty.
-            public static let pinTokenInvalid = Code(.pinTokenInvalid)
-            /// The read was cancelled with `cancelRead()`.
-            public static let readCancelled = Code(.readCancelled)
-            /// The app is in the background (or went there during the read).
-            public static let readFromBackgroundError = Code(.readFromBackgroundError)
-            /// A read or PIN capture is already in progress on this reader.
-            public static let readerSessionBusy = Code(.readerSessionBusy)
-            /// The reader session from prepare expired: prepare again.
-            public static let readerSessionExpired = Code(.readerSessionExpired)
-
-            /// Every code.
-            public static var allCases: [Code] { Base.allCases.map(Code.init) }
-
-            /// Apple's case name, e.g. `readCancelled`.
-            public var description: String { base.rawValue }
         }
 
-        /// What went wrong.
-        public let code: Code
-        /// A human explanation, free of card data and PINs.
-        public let message: String
-        /// Source file that raised the error (not part of equality).
-        public let file: String
-        /// Source line that raised the error (not part of equality).
-        public let line: UInt
-
-        /// Creates an error.
-        public init(code: Code, message: String, file: String = #fileID, line: UInt = #line) {
-            self.code = code
-            self.message = message
-            self.file = file
-            self.line = line
+        /// What went wrong, in plain text.
+        public var errorDescription: String {
+            switch self {
+            case .cardNotSupported: "The card is not supported by this reader."
+            case .cardReadFailed: "The card could not be read."
+            case .invalidAmount: "The request's amount is invalid."
+            case .invalidCurrencyCode: "The request's currency code is invalid."
+            case .invalidPreferredAID: "The request's preferred AIDs are invalid."
+            case .invalidVASMerchants(let why): "The VAS merchants are invalid\(why.map { ": \($0)" } ?? ".")"
+            case .invalidVASRequestParameters(let why):
+                "The VAS request's parameters are invalid\(why.map { ": \($0)" } ?? ".")"
+            case .nfcDisabled: "NFC is disabled."
+            case .noReaderSession: "This session is not the reader's session: prepare again."
+            case .passcodeDisabled: "Reads need a device passcode."
+            case .paymentCardDeclined: "The card declined the transaction."
+            case .paymentReadFailed: "An internal failure stopped the read."
+            case .pinCancelled: "The cardholder cancelled PIN entry."
+            case .pinEntryFailed: "The PIN could not be captured."
+            case .pinEntryTimeout: "PIN entry was not completed in time."
+            case .pinNotAllowed: "PIN capture is not allowed: the 55 seconds after the read have passed."
+            case .pinTokenInvalid: "The PIN token is invalid."
+            case .readCancelled: "The read was cancelled."
+            case .readFromBackgroundError: "Reads are not allowed while the app is in the background."
+            case .readNotAllowed: "The read is not allowed now."
+            case .readNotAllowedDuringCall: "Reads are not allowed during a call."
+            case .readerInitializationFailed: "The reader could not initialize."
+            case .readerNotAvailable: "The reader is temporarily unavailable."
+            case .readerServiceConnectionError: "The reader could not connect to its services."
+            case .readerServiceError: "The reader service is in a bad state."
+            case .readerSessionAuthenticationError: "Refreshing the reader session failed authentication."
+            case .readerSessionBusy: "A read or PIN capture is already in progress."
+            case .readerSessionExpired: "The reader session expired: prepare again."
+            case .readerSessionNetworkError: "A network error stopped the reader session's refresh."
+            case .readerTokenExpired: "The reader token expired."
+            case .storeAndForwardDeclineFailed: "The Store and Forward decline came too late."
+            case .storeAndForwardResultNotFound: "The Store and Forward read was not found."
+            case .vasReadFail: "The loyalty pass could not be read."
+            case .unknown(let code): "An unexpected error happened (code \(code))."
+            }
         }
-
-        /// `PaymentCardReaderSession.ReadError`.
-        public static var domain: String { "PaymentCardReaderSession.ReadError" }
-        /// Apple's name for the error, e.g. `readCancelled`.
-        public var errorName: String { code.description }
-        /// `PaymentCardReaderSession.ReadError.readCancelled: …`.
-        public var errorDescription: String { "\(Self.domain).\(code): \(message)" }
-        /// The same as ``errorDescription``.
-        public var description: String { errorDescription }
-
-        private static func pattern(_ code: Code) -> ReadError { ReadError(code: code, message: "any \(code) error") }
-
-        /// Matches any ``Code/cardNotSupported`` error.
-        public static let cardNotSupported = pattern(.cardNotSupported)
-        /// Matches any ``Code/cardReadFailed`` error.
-        public static let cardReadFailed = pattern(.cardReadFailed)
-        /// Matches any ``Code/invalidAmount`` error.
-        public static let invalidAmount = pattern(.invalidAmount)
-        /// Matches any ``Code/invalidCurrencyCode`` error.
-        public static let invalidCurrencyCode = pattern(.invalidCurrencyCode)
-        /// Matches any ``Code/invalidPreferredAID`` error.
-        public static let invalidPreferredAID = pattern(.invalidPreferredAID)
-        /// Matches any ``Code/noReaderSession`` error.
-        public static let noReaderSession = pattern(.noReaderSession)
-        /// Matches any ``Code/paymentCardDeclined`` error.
-        public static let paymentCardDeclined = pattern(.paymentCardDeclined)
-        /// Matches any ``Code/pinCancelled`` error.
-        public static let pinCancelled = pattern(.pinCancelled)
-        /// Matches any ``Code/pinEntryFailed`` error.
-        public static let pinEntryFailed = pattern(.pinEntryFailed)
-        /// Matches any ``Code/pinEntryTimeout`` error.
-        public static let pinEntryTimeout = pattern(.pinEntryTimeout)
-        /// Matches any ``Code/pinNotAllowed`` error.
-        public static let pinNotAllowed = pattern(.pinNotAllowed)
-        /// Matches any ``Code/pinTokenInvalid`` error.
-        public static let pinTokenInvalid = pattern(.pinTokenInvalid)
-        /// Matches any ``Code/readCancelled`` error.
-        public static let readCancelled = pattern(.readCancelled)
-        /// Matches any ``Code/readFromBackgroundError`` error.
-        public static let readFromBackgroundError = pattern(.readFromBackgroundError)
-        /// Matches any ``Code/readerSessionBusy`` error.
-        public static let readerSessionBusy = pattern(.readerSessionBusy)
-        /// Matches any ``Code/readerSessionExpired`` error.
-        public static let readerSessionExpired = pattern(.readerSessionExpired)
     }
 }

@@ -12,8 +12,10 @@ actor ReaderCore {
 
     let options: PaymentCardReader.Options
     let environment: ReaderEnvironment
-    private let client: GatewayClient
-    private let continuation: AsyncStream<PaymentCardReader.Event>.Continuation
+    /// The PSP when the environment names one; else each token's issuer's (see ``client(for:)``).
+    private let fixedClient: GatewayClient?
+    private var issuerClients: [String: GatewayClient] = [:]
+    private let events: EventBroadcast
     private let observer: (@Sendable (PaymentCardReader.Event) -> Void)?
 
     private var state = ReaderState()
@@ -21,11 +23,16 @@ actor ReaderCore {
     /// Cancels the card wait or PIN entry in progress.
     private var cancelPending: (@Sendable () -> Void)?
     /// Why the operation in progress is being interrupted.
-    private var interruption: PaymentCardReaderSession.ReadError.Code?
+    private var interruption: PaymentCardReaderSession.ReadError?
     /// With `returnReadResultImmediately`: the sheet of the last result is still closing.
     private var sheetOpen = false
     /// Reads whose PIN may still be captured, by read id: the PAN (for the ISO 9564 format 4 block) in memory only.
     private var pinReads: [String: PINRead] = [:]
+    /// A device configuration still running after the app went to the background during its prepare; the next
+    /// prepare finishes it.
+    private var configuring: Task<ReaderProvisioning, any Error>?
+    /// Resumes the prepare waiting for ``configuring`` with `serviceConnectionError` when the app leaves.
+    private var abandonPrepare: (@Sendable () -> Void)?
 
     /// A prepared device: its provisioning and the kernel configured from it.
     private struct Prepared {
@@ -44,21 +51,32 @@ actor ReaderCore {
 
     init(
         options: PaymentCardReader.Options, environment: ReaderEnvironment,
-        continuation: AsyncStream<PaymentCardReader.Event>.Continuation,
-        observer: (@Sendable (PaymentCardReader.Event) -> Void)?
+        events: EventBroadcast, observer: (@Sendable (PaymentCardReader.Event) -> Void)?
     ) {
         self.options = options
         self.environment = environment
-        client = GatewayClient(transport: environment.gateway)
-        self.continuation = continuation
+        fixedClient = environment.gateway.map(GatewayClient.init(transport:))
+        self.events = events
         self.observer = observer
     }
 
-    deinit { continuation.finish() }
+    deinit { events.finish() }
 
     private func emit(_ event: PaymentCardReader.Event) {
         observer?(event)
-        continuation.yield(event)
+        events.yield(event)
+    }
+
+    /// The PSP of `token`: the environment's, or the one the token names as its issuer (an http or https base URL).
+    private func client(for token: String) throws(PaymentCardReaderError) -> GatewayClient {
+        if let fixedClient { return fixedClient }
+        guard let issuer = ReaderTokenIssuer(token: token)?.baseURL else {
+            throw .invalidReaderToken("the reader token names no PSP (its iss claim)")
+        }
+        if let client = issuerClients[issuer] { return client }
+        let client = GatewayClient(transport: HTTPGatewayTransport(baseURL: issuer))
+        issuerClients[issuer] = client
+        return client
     }
 
     // MARK: - Account
@@ -66,42 +84,34 @@ actor ReaderCore {
     func isAccountLinked(token: String) async throws -> Bool {
         try Self.checkToken(token)
         do {
-            return try await client.accountLinkStatus(token: token, deviceId: environment.deviceID).isLinked
+            return try await client(for: token).accountLinkStatus(token: token, deviceId: environment.deviceID).isLinked
         } catch {
-            throw Self.readerError(
-                error, otherwise: .accountLinkingCheckFailed, "the account link could not be checked")
+            throw Self.readerError(error, otherwise: .accountLinkingCheckFailed)
         }
     }
 
     func link(token: String, relink: Bool) async throws {
         try Self.checkToken(token)
         do {
-            _ = try await client.link(token: token, deviceId: environment.deviceID, relink: relink)
+            _ = try await client(for: token).link(token: token, deviceId: environment.deviceID, relink: relink)
         } catch {
-            throw Self.readerError(error, otherwise: .accountLinkingFailed, "the account could not be linked")
+            throw Self.readerError(error, otherwise: .accountLinkingFailed)
         }
     }
 
     // MARK: - Prepare
 
     func prepare(token: String) async throws -> Int {
-        guard environment.interface != nil else {
-            throw PaymentCardReaderError(code: .unsupported, message: "this device has no contactless interface")
-        }
+        guard environment.interface != nil else { throw PaymentCardReaderError.unsupported }
         try Self.checkToken(token)
         try state.beginPrepare()
         var finished = false
         defer { if !finished { _ = state.endPrepare(succeeded: false) } }
-        let continuation = self.continuation
-        let observer = self.observer
         let provisioning: ReaderProvisioning
         do {
-            provisioning = try await client.prepare(token: token, deviceId: environment.deviceID) { percent in
-                observer?(.updateProgress(percent))
-                continuation.yield(.updateProgress(percent))
-            }
+            provisioning = try await configure(token: token)
         } catch {
-            throw Self.readerError(error, otherwise: .prepareFailed, "the device could not be prepared")
+            throw Self.readerError(error, otherwise: .prepareFailed(nil))
         }
         let kernel: ReaderKernel
         let sealer: CardDataSealer
@@ -113,23 +123,72 @@ actor ReaderCore {
                 configuration: configuration, clock: environment.clock, timeZone: environment.timeZone)
             sealer = try provisioning.cardDataKey.sealer()
         } catch {
-            throw PaymentCardReaderError(
-                code: .prepareFailed, message: "the PSP's reader configuration or card data key is not usable")
+            throw PaymentCardReaderError.prepareFailed("the PSP's reader configuration or card data key is not usable")
         }
         guard provisioning.pinKey.key.count == 16 else {
-            throw PaymentCardReaderError(code: .prepareFailed, message: "the PSP's PIN key is not an AES-128 key")
+            throw PaymentCardReaderError.prepareFailed("the PSP's PIN key is not an AES-128 key")
         }
         finished = true
         guard let session = state.endPrepare(succeeded: true) else {
-            throw PaymentCardReaderError(code: .prepareFailed, message: "the prepare ended without a session")
+            throw PaymentCardReaderError.prepareFailed("the prepare ended without a session")
         }
         prepared = Prepared(session: session, provisioning: provisioning, kernel: kernel, sealer: sealer)
         return session
     }
 
+    /// The device's configuration at the PSP, progress emitted as it goes. It runs in a task of its own: when the
+    /// app goes to the background the prepare throws `serviceConnectionError` at once while the configuration goes
+    /// on, and the next prepare finishes it (or, if it failed, configures again).
+    private func configure(token: String) async throws -> ReaderProvisioning {
+        if let earlier = configuring {
+            do {
+                let provisioning = try await wait(for: earlier)
+                configuring = nil
+                return provisioning
+            } catch PaymentCardReaderError.serviceConnectionError {
+                throw PaymentCardReaderError.serviceConnectionError
+            } catch {
+                configuring = nil
+            }
+        }
+        let client = try client(for: token)
+        let deviceID = environment.deviceID
+        let observer = self.observer
+        let events = self.events
+        let task = Task {
+            try await client.prepare(token: token, deviceId: deviceID) { percent in
+                observer?(.updateProgress(percent))
+                events.yield(.updateProgress(percent))
+            }
+        }
+        configuring = task
+        do {
+            let provisioning = try await wait(for: task)
+            configuring = nil
+            return provisioning
+        } catch PaymentCardReaderError.serviceConnectionError {
+            throw PaymentCardReaderError.serviceConnectionError
+        } catch {
+            configuring = nil
+            throw error
+        }
+    }
+
+    /// The configuration's result, or `serviceConnectionError` as soon as the app goes to the background.
+    private func wait(for task: Task<ReaderProvisioning, any Error>) async throws -> ReaderProvisioning {
+        defer { abandonPrepare = nil }
+        return try await withCheckedThrowingContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            abandonPrepare = { once.resume(with: .failure(PaymentCardReaderError.serviceConnectionError)) }
+            Task { once.resume(with: await task.result) }
+        }
+    }
+
     // MARK: - Lifecycle
 
     func enterBackground() {
+        abandonPrepare?()
+        abandonPrepare = nil
         let wasBusy = state.enterBackground()
         if wasBusy {
             interruption = .readFromBackgroundError
@@ -149,7 +208,7 @@ actor ReaderCore {
         let prepared = try beginOperation(session: session)
         defer { endOperation() }
         guard let interface = environment.interface else {
-            throw PaymentCardReaderError(code: .unsupported, message: "this device has no contactless interface")
+            throw PaymentCardReaderError.unsupported
         }
         var attempt = 0
         while true {
@@ -199,15 +258,15 @@ actor ReaderCore {
                     closeSheet()
                     return read
                 }
-                throw failed(.paymentCardDeclined, "the card declined the transaction")
+                throw failed(.paymentCardDeclined)
             case (.tryAgain, _) where attempt < environment.maximumTapAttempts:
                 emit(.readRetry)
             case (.tryAgain, _):
-                throw failed(.cardReadFailed, "the card could not be read in \(attempt) taps (\(outcome.reason))")
+                throw failed(.cardReadFailed)
             default:
                 throw Self.isUnsupported(outcome)
-                    ? failed(.cardNotSupported, "the card is not supported here (\(outcome.reason))")
-                    : failed(.cardReadFailed, "the card could not be read (\(outcome.reason))")
+                    ? failed(.cardNotSupported)
+                    : failed(.cardReadFailed)
             }
         }
     }
@@ -223,18 +282,17 @@ actor ReaderCore {
 
     func capturePIN(token: String, readID: String, session: Int) async throws -> PaymentCardReadResult {
         guard !token.isEmpty else {
-            throw PaymentCardReaderSession.ReadError(code: .pinTokenInvalid, message: "the PIN token is empty")
+            throw PaymentCardReaderSession.ReadError.pinTokenInvalid
         }
         _ = try beginOperation(session: session)
         defer { endOperation() }
         guard let interface = environment.interface else {
-            throw PaymentCardReaderError(code: .unsupported, message: "this device has no contactless interface")
+            throw PaymentCardReaderError.unsupported
         }
         let now = environment.clock()
         pinReads = pinReads.filter { now.timeIntervalSince($0.value.readAt) <= Self.pinWindow }
         guard let read = pinReads[readID] else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .pinNotAllowed, message: "no read of this reader within the last 55 s has this id")
+            throw PaymentCardReaderSession.ReadError.pinNotAllowed
         }
         let deadline = read.readAt.addingTimeInterval(Self.pinWindow)
         let block = try await enterPIN(
@@ -269,19 +327,19 @@ actor ReaderCore {
         if interruption != nil { throw interrupted() }
         switch entry {
         case .cancelled:
-            throw dismissing(.pinCancelled, "the cardholder cancelled PIN entry")
+            throw dismissing(.pinCancelled)
         case .timedOut:
-            throw dismissing(.pinEntryTimeout, "the PIN pad timed out")
+            throw dismissing(.pinEntryTimeout)
         case .bypassed:
             return nil
         case .entered(let pin):
             guard environment.clock() <= deadline else {
-                throw dismissing(.pinEntryTimeout, "the PIN was entered after the 55 s window closed")
+                throw dismissing(.pinEntryTimeout)
             }
             do {
                 return try PINBlock.encipherISO4(pin: pin, pan: pan.digits, key: key)
             } catch {
-                throw dismissing(.pinEntryFailed, "the PIN entered could not be enciphered (\(error.code))")
+                throw dismissing(.pinEntryFailed)
             }
         }
     }
@@ -299,7 +357,7 @@ actor ReaderCore {
         }
         guard let prepared, prepared.session == session else {
             state.endOperation()
-            throw PaymentCardReaderSession.ReadError(code: .noReaderSession, message: "the session is not prepared")
+            throw PaymentCardReaderSession.ReadError.noReaderSession
         }
         return prepared
     }
@@ -328,33 +386,32 @@ actor ReaderCore {
     /// failed (`cardReadFailed`), unless the app cancelled the task it reads in (`readCancelled`).
     private func interrupted(or failure: String? = nil) -> any Error {
         if interruption == nil {
-            guard Task.isCancelled || failure == nil else { return failed(.cardReadFailed, failure ?? "") }
+            guard Task.isCancelled || failure == nil else { return failed(.cardReadFailed) }
             interruption = .readCancelled
         }
         switch interruption {
         case .readCancelled?:
             emit(.readCancelled)
             emit(.userInterfaceDismissed)
-            return PaymentCardReaderSession.ReadError(code: .readCancelled, message: "the read was cancelled")
+            return PaymentCardReaderSession.ReadError.readCancelled
         default:
             emit(.readNotCompleted)
             emit(.userInterfaceDismissed)
-            return PaymentCardReaderSession.ReadError(
-                code: .readFromBackgroundError, message: "the app went to the background during the read")
+            return PaymentCardReaderSession.ReadError.readFromBackgroundError
         }
     }
 
     /// A read that ended without a result: its events and error.
-    private func failed(_ code: PaymentCardReaderSession.ReadError.Code, _ message: String) -> any Error {
+    private func failed(_ error: PaymentCardReaderSession.ReadError) -> any Error {
         emit(.readNotCompleted)
         emit(.userInterfaceDismissed)
-        return PaymentCardReaderSession.ReadError(code: code, message: message)
+        return error
     }
 
     /// A PIN capture that ended without a result: the sheet closes.
-    private func dismissing(_ code: PaymentCardReaderSession.ReadError.Code, _ message: String) -> any Error {
+    private func dismissing(_ error: PaymentCardReaderSession.ReadError) -> any Error {
         emit(.userInterfaceDismissed)
-        return PaymentCardReaderSession.ReadError(code: code, message: message)
+        return error
     }
 
     /// The sheet closes now, or with `returnReadResultImmediately` when the session is next used.
@@ -383,7 +440,7 @@ actor ReaderCore {
             sealed = try prepared.sealer.seal(payload)
             encoded = try JSONEncoder.gatewayAPI.encode(sealed)
         } catch {
-            throw failed(.cardReadFailed, "the card data could not be sealed to the PSP")
+            throw failed(.cardReadFailed)
         }
         let id = payload.readId.lowercaseText
         let aid = data.iccValue(.dedicatedFileName)?.hexString
@@ -410,36 +467,40 @@ actor ReaderCore {
 
     private static func checkToken(_ token: String) throws(PaymentCardReaderError) {
         guard !token.isEmpty else {
-            throw PaymentCardReaderError(code: .emptyReaderToken, message: "the reader token is empty")
+            throw PaymentCardReaderError.emptyReaderToken
         }
     }
 
     /// The reader error for a failed gateway call: the PSP's codes that have an Apple name get it, anything else
     /// is `otherwise`.
-    private static func readerError(
-        _ error: any Error, otherwise: PaymentCardReaderError.Code, _ message: String
-    ) -> PaymentCardReaderError {
+    private static func readerError(_ error: any Error, otherwise: PaymentCardReaderError) -> PaymentCardReaderError {
         guard let failure = error as? GatewayClient.Failure else {
-            return error as? PaymentCardReaderError ?? PaymentCardReaderError(code: otherwise, message: message)
+            return error as? PaymentCardReaderError ?? otherwise
         }
         switch failure {
         case .network:
-            return PaymentCardReaderError(code: .networkError, message: "the PSP could not be reached")
+            return .networkError
         case .malformed(let what):
-            return PaymentCardReaderError(code: otherwise, message: "\(message): \(what)")
+            if case .prepareFailed = otherwise { return .prepareFailed("the PSP's answer was malformed: \(what)") }
+            return otherwise
         case .problem(let problem):
-            let code: PaymentCardReaderError.Code =
-                switch problem.code {
-                case .accountNotLinked: .accountNotLinked
-                case .accountAlreadyLinked: .accountAlreadyLinked
-                case .merchantBlocked: .merchantBlocked
-                case .tokenExpired: .tokenExpired
-                case .invalidReaderToken, .unauthorized: .invalidReaderToken
-                default: otherwise
+            return switch problem.code {
+            case .accountNotLinked: .accountNotLinked
+            case .accountAlreadyLinked: .accountAlreadyLinked
+            case .adminRequired: .notAllowed
+            case .relinkNotAllowed: .accountLinkingFailed
+            case .merchantBlocked: .deviceBanned(problem.clearsAt)
+            case .tokenExpired: .tokenExpired
+            case .invalidReaderToken, .tokenRevoked: .invalidReaderToken(problem.message)
+            case .unauthorized: .networkAuthenticationError
+            case .notFound: .invalidMerchant
+            default:
+                if case .prepareFailed = otherwise {
+                    .prepareFailed("the PSP answered \(problem.code)")
+                } else {
+                    otherwise
                 }
-            return PaymentCardReaderError(
-                code: code, message: "\(message): the PSP answered \(problem.code) (\(problem.message))",
-                clearsAt: problem.clearsAt)
+            }
         }
     }
 }
@@ -449,5 +510,21 @@ extension TransactionResult {
     fileprivate var applicationLabel: String? {
         for case .applicationSelected(let candidate) in events.reversed() { return candidate.label }
         return nil
+    }
+}
+
+/// Resumes a continuation once, from whichever of its racers comes first.
+private final class ResumeOnce<Value: Sendable>: @unchecked Sendable {  // its state is behind the lock
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, any Error>?
+
+    init(_ continuation: CheckedContinuation<Value, any Error>) { self.continuation = continuation }
+
+    func resume(with result: Result<Value, any Error>) {
+        let pending: CheckedContinuation<Value, any Error>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume(with: result)
     }
 }

@@ -5,8 +5,9 @@ public import Foundation
 public struct ReaderEnvironment: Sendable {
     /// The device's id at the PSP (the phone's identifier; letters, digits, `-` and `_`).
     public var deviceID: String
-    /// The PSP's API.
-    public var gateway: any GatewayTransport
+    /// The PSP's API; nil: the PSP that issued the reader token (its `iss` claim, the gateway's base URL), as
+    /// ProximityReader finds it from the token.
+    public var gateway: (any GatewayTransport)?
     /// The contactless interface; nil when the device has none.
     public var interface: (any ContactlessInterface)?
     /// The current time: the read's time, the 55 s PIN window, the session's expiry.
@@ -18,7 +19,7 @@ public struct ReaderEnvironment: Sendable {
 
     /// Creates an environment.
     public init(
-        deviceID: String, gateway: any GatewayTransport, interface: (any ContactlessInterface)?,
+        deviceID: String, gateway: (any GatewayTransport)?, interface: (any ContactlessInterface)?,
         clock: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current, maximumTapAttempts: Int = 3
     ) {
         self.deviceID = deviceID

@@ -21,11 +21,10 @@ struct ReaderState: Sendable {
     /// A prepare starts.
     mutating func beginPrepare() throws(PaymentCardReaderError) {
         guard applicationState == .active else {
-            throw PaymentCardReaderError(
-                code: .backgroundRequestNotAllowed, message: "the app is in the background: prepare in the foreground")
+            throw PaymentCardReaderError.backgroundRequestNotAllowed
         }
         guard !isPreparing, !isBusy else {
-            throw PaymentCardReaderError(code: .readerBusy, message: "a prepare or a read is in progress")
+            throw PaymentCardReaderError.readerBusy
         }
         isPreparing = true
     }
@@ -47,24 +46,19 @@ struct ReaderState: Sendable {
     /// A read or PIN capture on `session` starts at `now`, the session's credential expiring at `expiresAt`.
     mutating func beginOperation(session: Int, now: Date, expiresAt: Date) throws {
         guard applicationState == .active else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .readFromBackgroundError, message: "reads are not allowed while the app is in the background")
+            throw PaymentCardReaderSession.ReadError.readFromBackgroundError
         }
         guard !endedByBackground.contains(session) else {
-            throw PaymentCardReaderError(
-                code: .notReady, message: "the session ended when the app went to the background: prepare again")
+            throw PaymentCardReaderError.notReady
         }
         guard session == liveSession, !isPreparing else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .noReaderSession, message: "a later prepare replaced this session: use the new one")
+            throw PaymentCardReaderSession.ReadError.noReaderSession
         }
         guard !isBusy else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .readerSessionBusy, message: "a read or PIN capture is already in progress")
+            throw PaymentCardReaderSession.ReadError.readerSessionBusy
         }
         guard now < expiresAt else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .readerSessionExpired, message: "the reader session expired: prepare again")
+            throw PaymentCardReaderSession.ReadError.readerSessionExpired
         }
         isBusy = true
     }

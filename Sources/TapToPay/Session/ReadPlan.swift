@@ -11,15 +11,12 @@ struct ReadPlan: Sendable {
     init(_ request: PaymentCardTransactionRequest) throws(PaymentCardReaderSession.ReadError) {
         let currency = try Self.currency(request.currencyCode)
         let amount = try Self.amount(request.amount, currency)
-        guard amount.minorUnits > 0 else { throw Self.invalidAmount("the amount must be greater than zero") }
+        guard amount.minorUnits > 0 else { throw .invalidAmount }  // the amount must be greater than zero
         guard request.preferredAIDList.count <= PaymentCardTransactionRequest.maximumPreferredAIDCount else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .invalidPreferredAID,
-                message: "at most four preferred AIDs, not \(request.preferredAIDList.count)")
+            throw PaymentCardReaderSession.ReadError.invalidPreferredAID
         }
         guard request.preferredAIDList.allSatisfy({ (5...16).contains($0.count) }) else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .invalidPreferredAID, message: "a preferred AID or RID has 5 to 16 bytes")
+            throw PaymentCardReaderSession.ReadError.invalidPreferredAID
         }
         if let description = request.transactionDescription {
             try Self.check(description, amount: amount, type: request.type)
@@ -56,8 +53,7 @@ struct ReadPlan: Sendable {
 
     private static func currency(_ code: String) throws(PaymentCardReaderSession.ReadError) -> Currency {
         guard code.count == 3, let currency = Currency(alphabeticCode: code.uppercased()) else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .invalidCurrencyCode, message: "not an ISO 4217 alphabetic currency code")
+            throw PaymentCardReaderSession.ReadError.invalidCurrencyCode
         }
         return currency
     }
@@ -69,9 +65,9 @@ struct ReadPlan: Sendable {
         do {
             amount = try Amount(value, currency: currency)
         } catch {
-            throw invalidAmount("\(currency) amounts have \(currency.exponent) fraction digits and fit n12")
+            throw .invalidAmount  // \(currency) amounts have \(currency.exponent) fraction digits and fit n12
         }
-        guard amount.minorUnits <= Amount.maximumN12 else { throw invalidAmount("the amount does not fit n12") }
+        guard amount.minorUnits <= Amount.maximumN12 else { throw .invalidAmount }  // the amount does not fit n12
         return amount
     }
 
@@ -80,7 +76,7 @@ struct ReadPlan: Sendable {
         type: PaymentCardTransactionRequest.TransactionType
     ) throws(PaymentCardReaderSession.ReadError) {
         guard type == .purchase else {
-            throw invalidAmount("pre-authorizations and surcharges describe purchases only")
+            throw .invalidAmount  // pre-authorizations and surcharges describe purchases only
         }
         switch description {
         case .preauthorization:
@@ -88,24 +84,20 @@ struct ReadPlan: Sendable {
         case .preauthorizationAmount(let value):
             let part = try Self.amount(value, amount.currency)
             guard part.minorUnits > 0, part.minorUnits <= amount.minorUnits else {
-                throw invalidAmount("the pre-authorization amount must be greater than zero and at most the amount")
+                throw .invalidAmount  // the pre-authorization amount must be greater than zero and at most the amount
             }
         case .surchargeAmount(let value):
             let part = try Self.amount(value, amount.currency)
             guard part.minorUnits > 0, part.minorUnits < amount.minorUnits else {
-                throw invalidAmount("the surcharge must be greater than zero and less than the amount")
+                throw .invalidAmount  // the surcharge must be greater than zero and less than the amount
             }
         case .surchargePercent(let percent):
             var scaled = percent * 100
             var whole = Decimal()
             NSDecimalRound(&whole, &scaled, 0, .plain)
             guard percent >= 1, percent <= 100, whole == scaled else {
-                throw invalidAmount("the surcharge percentage is 1 to 100 with at most two fraction digits")
+                throw .invalidAmount  // the surcharge percentage is 1 to 100 with at most two fraction digits
             }
         }
-    }
-
-    private static func invalidAmount(_ message: String) -> PaymentCardReaderSession.ReadError {
-        PaymentCardReaderSession.ReadError(code: .invalidAmount, message: message)
     }
 }

@@ -85,7 +85,7 @@ public actor ReaderSDK {
         guard !types.isEmpty else {
             throw TerminalError(code: .noReaderTypes, message: "configure at least one reader type")
         }
-        if types.contains(.tapToPay), !tapToPayReader().isSupported {
+        if types.contains(.tapToPay), tapToPayReader().environment.interface == nil {
             throw TerminalError(code: .tapToPayUnavailable, message: "this phone has no contactless interface")
         }
         try checkIdle()
@@ -100,7 +100,9 @@ public actor ReaderSDK {
             throw TerminalError(code: .notConfigured, message: "configure reader types before discovering devices")
         }
         var devices: [Device] = []
-        if configuredReaderTypes.contains(.tapToPay), tapToPayReader().isSupported { devices.append(.tapToPay) }
+        if configuredReaderTypes.contains(.tapToPay), tapToPayReader().environment.interface != nil {
+            devices.append(.tapToPay)
+        }
         if configuredReaderTypes.contains(.external) { devices += ExternalReaders.names().map(Device.external) }
         return devices
     }
@@ -132,7 +134,7 @@ public actor ReaderSDK {
     /// `configurationStatus(configured)`, or `configurationStatus(failed)`.
     /// - Throws: ``TerminalError`` (`notConfigured`, `readerTypeNotConfigured`, `displayNameRequired`,
     ///   `deviceNotFound`, `tapToPayUnavailable`, `busy`), the reader's ``TapToPay/PaymentCardReaderError``
-    ///   (`backgroundRequestNotAllowed`, `accountLinkingFailed`, `merchantBlocked`, `tokenExpired`, …) or the merchant server's error.
+    ///   (`backgroundRequestNotAllowed`, `notAllowed`, `deviceBanned`, `tokenExpired`, …) or the merchant server's error.
     @discardableResult
     public func connect(_ device: Device) async throws -> ConnectionReport {
         try begin("connect")
@@ -147,8 +149,7 @@ public actor ReaderSDK {
             throw TerminalError(code: .displayNameRequired, message: "set the display name before connecting")
         }
         guard !isInBackground else {
-            throw PaymentCardReaderError(
-                code: .backgroundRequestNotAllowed, message: "the app is in the background: connect in the foreground")
+            throw PaymentCardReaderError.backgroundRequestNotAllowed
         }
         let reader = try self.reader(for: device)
         if connection != nil {
@@ -243,8 +244,7 @@ public actor ReaderSDK {
         }
         if let session = connection.session { return (connection, session) }
         guard !isInBackground else {
-            throw PaymentCardReaderSession.ReadError(
-                code: .readFromBackgroundError, message: "the app is in the background: no reads until it is back")
+            throw PaymentCardReaderSession.ReadError.readFromBackgroundError
         }
         emit(.configurationStatus(.configuring))
         do {
@@ -298,7 +298,7 @@ public actor ReaderSDK {
                 throw TerminalError(code: .deviceNotFound, message: "the Tap to Pay device is \(Device.tapToPayID)")
             }
             let reader = tapToPayReader()
-            guard reader.isSupported else {
+            guard reader.environment.interface != nil else {
                 throw TerminalError(code: .tapToPayUnavailable, message: "this phone has no contactless interface")
             }
             return reader

@@ -7,9 +7,11 @@ extension PaymentCardReader {
         _ onEvent: @escaping @Sendable (Event) -> Void = { _ in },
         during body: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        try await withThrowingTaskGroup(of: Result?.self) { group in
+        // Taken now: a sequence has the events from when it is made.
+        let events = self.events
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask {
-                for await event in self.events { onEvent(event) }
+                for await event in events { onEvent(event) }
                 return nil
             }
             group.addTask { try await body() }

@@ -13,9 +13,11 @@ final class EventRecorder: @unchecked Sendable {
         _ reader: PaymentCardReader, _ body: @Sendable (EventRecorder) async throws -> Void
     ) async throws {
         let recorder = EventRecorder()
+        // Taken now: a sequence has the events from when it is made.
+        let events = reader.events
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await event in reader.events { recorder.append(event) }
+                for await event in events { recorder.append(event) }
             }
             defer { group.cancelAll() }
             try await body(recorder)
@@ -25,7 +27,8 @@ final class EventRecorder: @unchecked Sendable {
     private func append(_ event: PaymentCardReader.Event) { lock.withLock { events.append(event) } }
 
     /// The next `count` events (removed from the record); fails the test after 5 s without them.
-    func take(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [PaymentCardReader.Event] {
+    func take(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [PaymentCardReader.Event]
+    {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             let taken: [PaymentCardReader.Event]? = lock.withLock {
