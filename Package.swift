@@ -301,7 +301,7 @@ let package = Package(
             name: "TapToPayTests",
             dependencies: [
                 "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
-                "TestMode",
+                "TestMode", "Terminal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictness

@@ -273,7 +273,8 @@ struct AppleSampleTests {
             let readLoop = try await processor.seen.events(of: "readCard", count: 8)
             #expect(readLoop.suffix(3) == ["pinEntryRequested", "pinEntryCompleted", "userInterfaceDismissed"])
             gateway.clock.set(Date())
-            let paid = try await gateway.submitPIN(capture, payment: declined.id, for: merchant).get()
+            let paid = try await gateway.submitPIN(capture, pinToken: pinToken, payment: declined.id, for: merchant)
+                .get()
             #expect(paid.status == .succeeded)
         }
     }

@@ -6,6 +6,7 @@ import GatewayAPI
 import Issuer
 import SmartCard
 import TapToPay
+import Terminal
 import Testing
 import TestMode
 
@@ -41,12 +42,62 @@ struct PINTests {
                 try await till.events.expectRest([.pinEntryRequested, .pinEntryCompleted, .userInterfaceDismissed])
                 #expect(capture.id == read.id && capture.isPINFallback && !capture.pinBypassed)
                 #expect(seen.values.first.map { $0.timeIntervalSince(gateway.clock.now) } == 55)
-                let submission = try capture.pinSubmission()
-                #expect(submission.pinToken == token.rawValue && submission.pinBlock.count == 32)
-                let approved = try await gateway.submitPIN(capture, payment: payment.id, for: till.merchant).get()
+                // As Apple documents: the capture holds the card data and the PIN, sealed together.
+                let submission = try capture.pinSubmission(pinToken: token.rawValue)
+                #expect(submission.cardData != nil && submission.pinBlock == nil)
+                #expect(capture.paymentCardData != nil && capture.paymentCardData != read.paymentCardData)
+                let approved = try await gateway.submitPIN(
+                    capture, pinToken: token.rawValue, payment: payment.id, for: till.merchant
+                ).get()
                 #expect(approved.status == .succeeded && approved.capturedAmount == 1_500)
                 let card = try #require(TestCards.card(.onlinePINRequired, .visa))
                 #expect(try await gateway.balance(card) == TestCards.balance - 1_500)
+            }
+        }
+    }
+
+    @Test("a capture's sealed data pays only its own read's payment; both or neither form is refused")
+    func captureBelongsToItsRead() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withTill(pinPad: { _ in .entered(TestCards.pin) }) { till in
+                let (read, payment, token) = try await Self.requirePIN(gateway, till)
+                let capture = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
+                let server = gateway.server(till.merchant)
+                // Never a new payment: its read was spent by the first.
+                await #expect(throws: GatewayAPIError.cardDataReplayed) {
+                    try await server.authorizePayment(
+                        CreatePaymentRequest(cardData: try capture.sealedCardData(), amount: 1_500, currency: "EUR"))
+                }
+                // The read's own first card data carries no PIN; another read's is not this payment's.
+                var first = try capture.pinSubmission(pinToken: token.rawValue)
+                first.cardData = try read.sealedCardData()
+                await #expect(throws: GatewayAPIError.invalidRequest) {
+                    try await server.submitPIN(first, paymentID: payment.id)
+                }
+                let another = try await till.read(
+                    try gateway.card(.approve, .visa), PaymentCardTransactionRequest(amount: 1, currencyCode: "EUR"))
+                var other = first
+                other.cardData = try another.sealedCardData()
+                await #expect(throws: GatewayAPIError.pinNotAllowed) {
+                    try await server.submitPIN(other, paymentID: payment.id)
+                }
+                var both = try capture.pinSubmission(pinToken: token.rawValue)
+                both.pinBlock = String(repeating: "0", count: 32)
+                await #expect(throws: GatewayAPIError.invalidRequest) {
+                    try await server.submitPIN(both, paymentID: payment.id)
+                }
+                var neither = both
+                neither.pinBlock = nil
+                neither.cardData = nil
+                await #expect(throws: GatewayAPIError.invalidRequest) {
+                    try await server.submitPIN(neither, paymentID: payment.id)
+                }
+                // Still waiting for its PIN: the capture pays it.
+                #expect(
+                    try await server.submitPIN(
+                        try capture.pinSubmission(pinToken: token.rawValue), paymentID: payment.id
+                    )
+                    .status == .succeeded)
             }
         }
     }
@@ -59,13 +110,18 @@ struct PINTests {
                 let (read, payment, token) = try await Self.requirePIN(gateway, till)
                 let wrong = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
                 await #expect(throws: GatewayAPIError.incorrectPIN) {
-                    try await gateway.submitPIN(wrong, payment: payment.id, for: till.merchant).get()
+                    try await gateway.submitPIN(
+                        wrong, pinToken: token.rawValue, payment: payment.id, for: till.merchant
+                    )
+                    .get()
                 }
                 gateway.clock.advance(by: 20)
                 let right = try await till.session.capturePIN(using: token, cardReaderTransactionID: read.id)
                 #expect(
-                    try await gateway.submitPIN(right, payment: payment.id, for: till.merchant).get().status
-                        == .succeeded)
+                    try await gateway.submitPIN(
+                        right, pinToken: token.rawValue, payment: payment.id, for: till.merchant
+                    )
+                    .get().status == .succeeded)
             }
         }
     }

@@ -5,17 +5,29 @@ import ISO8583
 import _SQLStorage
 
 extension PaymentService {
-    /// Resubmits a payment awaiting the cardholder's PIN with the PIN block the reader sent: the block (ISO 9564
-    /// format 4 under the device's PIN key) is translated to the issuer's PIN key and sent in field 52 with the same
-    /// card data (single tap and PIN). The block is never stored or logged.
+    /// Resubmits a payment awaiting the cardholder's PIN with the PIN block the reader sent — inside the PIN
+    /// capture's sealed card data (the same read, sealed again with the block), or bare: the block (ISO 9564 format 4
+    /// under the device's PIN key) is translated to the issuer's PIN key and sent in field 52 with the same card
+    /// data (single tap and PIN). The block is never stored or logged.
     ///
-    /// - Throws: ``GatewayAPIError/Code/pinNotAllowed`` (no PIN asked, wrong token, or later than 55 s after the
-    ///   read), ``GatewayAPIError/Code/incorrectPIN`` (tries remain), ``GatewayAPIError/Code/pinTryExceeded``
-    ///   (the payment is declined), ``GatewayAPIError/Code/issuerUnavailable``.
+    /// - Throws: ``GatewayAPIError/Code/invalidRequest`` (neither or both forms, a malformed block),
+    ///   ``GatewayAPIError/Code/pinNotAllowed`` (no PIN asked, wrong token, another read's card data, or later than
+    ///   55 s after the read), the card data's own errors (``GatewayAPIError/Code/forbidden``, `cardDataInvalid`,
+    ///   `cardDataExpired`), ``GatewayAPIError/Code/incorrectPIN`` (tries remain),
+    ///   ``GatewayAPIError/Code/pinTryExceeded`` (the payment is declined), ``GatewayAPIError/Code/issuerUnavailable``.
     func submitPIN(_ submission: PINSubmission, paymentId: String, caller: Caller) async throws -> Payment {
-        guard let pinBlock = [UInt8](hex: submission.pinBlock), pinBlock.count == 16 else {
-            throw GatewayAPIError(
-                code: .invalidRequest, message: "pinBlock must be 16 bytes of hex (ISO 9564 format 4)")
+        let bareBlock: [UInt8]?
+        switch (submission.cardData, submission.pinBlock) {
+        case (nil, let hex?):
+            guard let block = [UInt8](hex: hex), block.count == 16 else {
+                throw GatewayAPIError(
+                    code: .invalidRequest, message: "pinBlock must be 16 bytes of hex (ISO 9564 format 4)")
+            }
+            bareBlock = block
+        case (.some, nil):
+            bareBlock = nil
+        default:
+            throw GatewayAPIError(code: .invalidRequest, message: "give either cardData or pinBlock")
         }
         let now = clock()
         guard var record = try await repository.payment(paymentId, merchantId: caller.merchantId, on: database),
@@ -29,6 +41,7 @@ extension PaymentService {
         guard let deadline = record.pinDeadline, now <= deadline else {
             throw GatewayAPIError(code: .pinNotAllowed, message: "the PIN window (55 s after the read) has passed")
         }
+        let pinBlock = try bareBlock ?? captured(submission.cardData, of: record.payment, caller: caller)
         let card = try JSONDecoder().decode(
             CardAuthorizationData.self,
             from: Data(try keys.open(pending, authenticating: Array(record.payment.id.utf8))))
@@ -47,6 +60,22 @@ extension PaymentService {
         default:
             return payment
         }
+    }
+
+    /// The PIN block of a PIN capture's sealed card data: the caller's, fresh, and the same read as `payment`'s (its
+    /// read id was recorded as opened with the payment, so this data can never start another payment).
+    private func captured(_ sealed: SealedCardData?, of payment: Payment, caller: Caller) throws -> [UInt8] {
+        guard let sealed else {
+            throw GatewayAPIError(code: .invalidRequest, message: "give either cardData or pinBlock")
+        }
+        let payload = try check(sealed, caller: caller)
+        guard payload.readId == payment.readId else {
+            throw GatewayAPIError(code: .pinNotAllowed, message: "the card data is not the read of this payment")
+        }
+        guard let pinBlock = payload.pinBlock, pinBlock.count == 16 else {
+            throw GatewayAPIError(code: .invalidRequest, message: "the card data carries no PIN block")
+        }
+        return pinBlock
     }
 
     /// The format 4 block under the device's PIN key, re-enciphered under the issuer's PIN key.

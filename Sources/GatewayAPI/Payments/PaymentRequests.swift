@@ -30,15 +30,28 @@ public struct CreatePaymentRequest: Sendable, Hashable, Codable {
 }
 
 /// `POST /v1/payments/{id}/pin`: the cardholder's PIN for a payment in ``PaymentStatus/requiresPIN``.
+///
+/// The PIN comes in one of two forms: a reader's PIN capture as ProximityReader returns it (the read's card data
+/// sealed again with the PIN block, ``cardData``), or the bare PIN block (``pinBlock``).
 public struct PINSubmission: Sendable, Hashable, Codable {
     /// The payment's ``PINRequest/pinToken``.
     public var pinToken: String
+    /// The PIN capture's sealed card data: the same read (its read id) with the ISO 9564 format 4 PIN block.
+    public var cardData: SealedCardData?
     /// The ISO 9564 format 4 PIN block (16 bytes, hex) under the device's PIN key from prepare.
-    public var pinBlock: String
+    public var pinBlock: String?
 
-    /// Creates a submission.
+    /// A submission of a PIN capture's sealed card data.
+    public init(pinToken: String, cardData: SealedCardData) {
+        self.pinToken = pinToken
+        self.cardData = cardData
+        pinBlock = nil
+    }
+
+    /// A submission of a bare PIN block.
     public init(pinToken: String, pinBlock: String) {
         self.pinToken = pinToken
+        cardData = nil
         self.pinBlock = pinBlock
     }
 }

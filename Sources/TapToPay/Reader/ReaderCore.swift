@@ -42,8 +42,10 @@ actor ReaderCore {
         var sealer: CardDataSealer
     }
 
+    /// A read whose PIN the issuer may still ask for: its card data (in memory only) to seal again with the PIN.
     private struct PINRead {
-        var pan: PAN
+        var readID: UUID
+        var data: CardAuthorizationData
         var readAt: Date
         var pinKey: [UInt8]
         var aid: String?
@@ -284,7 +286,7 @@ actor ReaderCore {
         guard !token.isEmpty else {
             throw PaymentCardReaderSession.ReadError.pinTokenInvalid
         }
-        _ = try beginOperation(session: session)
+        let prepared = try beginOperation(session: session)
         defer { endOperation() }
         guard let interface = environment.interface else {
             throw PaymentCardReaderError.unsupported
@@ -296,10 +298,16 @@ actor ReaderCore {
         }
         let deadline = read.readAt.addingTimeInterval(Self.pinWindow)
         let block = try await enterPIN(
-            on: interface, readID: readID, pan: read.pan, key: read.pinKey, deadline: deadline)
+            on: interface, readID: readID, pan: read.data.pan, key: read.pinKey, deadline: deadline)
+        // As Apple's: the read's card data and the PIN, sealed together (the same read id, so the PSP takes it only
+        // for this read's payment).
         let paymentCardData = try block.map { block in
-            try JSONEncoder.gatewayAPI.encode(PINSubmission(pinToken: token, pinBlock: block.hexString))
-                .base64EncodedString()
+            try sealedText(
+                CardDataPayload(
+                    readId: read.readID, deviceId: prepared.provisioning.deviceId,
+                    merchantId: prepared.provisioning.merchantId, createdAt: environment.clock(),
+                    authorization: read.data, pinBlock: block),
+                prepared: prepared)
         }
         closeSheet()
         return PaymentCardReadResult(
@@ -434,23 +442,27 @@ actor ReaderCore {
             readId: readID, deviceId: prepared.provisioning.deviceId, merchantId: prepared.provisioning.merchantId,
             createdAt: now,
             authorization: data, pinBlock: pinBlock)
-        let sealed: SealedCardData
-        let encoded: Data
+        let encoded: String
         do {
-            sealed = try prepared.sealer.seal(payload)
-            encoded = try JSONEncoder.gatewayAPI.encode(sealed)
+            encoded = try sealedText(payload, prepared: prepared)
         } catch {
             throw failed(.cardReadFailed)
         }
         let id = payload.readId.lowercaseText
         let aid = data.iccValue(.dedicatedFileName)?.hexString
         pinReads = pinReads.filter { now.timeIntervalSince($0.value.readAt) <= Self.pinWindow }
-        pinReads[id] = PINRead(pan: data.pan, readAt: now, pinKey: Array(prepared.provisioning.pinKey.key), aid: aid)
+        pinReads[id] = PINRead(
+            readID: payload.readId, data: data, readAt: now, pinKey: Array(prepared.provisioning.pinKey.key), aid: aid)
         return PaymentCardReadResult(
-            id: id, paymentCardData: encoded.base64EncodedString(),
+            id: id, paymentCardData: encoded,
             generalCardData: plan.generalCardData(
                 data, label: label, configuration: prepared.kernel.configuration)?.base64EncodedString(),
             outcome: outcome, applicationTypeIdentifier: aid)
+    }
+
+    /// `payload` sealed to the PSP, as `paymentCardData` carries it: base64 of the sealed data's JSON.
+    private func sealedText(_ payload: CardDataPayload, prepared: Prepared) throws -> String {
+        try JSONEncoder.gatewayAPI.encode(try prepared.sealer.seal(payload)).base64EncodedString()
     }
 
     /// Whether an outcome means this reader cannot take the card at all (rather than a failed read).

@@ -4,13 +4,13 @@ public import GatewayAPI
 /// The result of a card read or a PIN capture (ProximityReader's `PaymentCardReadResult`).
 ///
 /// ``paymentCardData`` is what the app sends to its PSP: for a read, the card data sealed to the PSP with HPKE
-/// (usable once, within 60 s of the read); for a PIN capture, the PIN block enciphered under the device's PIN key
-/// with the PIN token. Neither can be read on the device. ``description`` shows identifiers and sizes only.
+/// (usable once, within 60 s of the read); for a PIN capture, as Apple documents, both: the read's card data sealed
+/// again with the PIN block (ISO 9564 format 4 under the device's PIN key). Neither can be read on the device. ``description`` shows identifiers and sizes only.
 public struct PaymentCardReadResult: Identifiable, Sendable, Hashable, CustomStringConvertible {
     /// The read's id: pass it to `capturePIN(using:cardReaderTransactionID:)`; the PSP sees it as the read id.
     public let id: String
-    /// Base64 of the JSON the PSP takes: a ``GatewayAPI/SealedCardData`` after a read, a
-    /// ``GatewayAPI/PINSubmission`` after a PIN capture; nil when there is none (a bypassed PIN).
+    /// Base64 of the JSON of a ``GatewayAPI/SealedCardData`` (after a PIN capture, with the PIN inside); nil when
+    /// there is none (a bypassed PIN).
     public let paymentCardData: String?
     /// Base64 of BER-TLV data that is not secret: the application's DF name (84) and label (50), amount (9F02),
     /// currency (5F2A), transaction type (9C), terminal country (9F1A) and id (9F1C), CVM results (9F34).
@@ -54,10 +54,11 @@ public struct PaymentCardReadResult: Identifiable, Sendable, Hashable, CustomStr
         try JSONDecoder.gatewayAPI.decode(SealedCardData.self, from: Self.decodedPayload(paymentCardData))
     }
 
-    /// The PIN submission of a PIN capture, decoded from ``paymentCardData``.
+    /// The body of `POST /v1/payments/{id}/pin` for a PIN capture: `pinToken` (the PSP's, from the payment that
+    /// asked for the PIN) with the capture's sealed card data.
     /// - Throws: `DecodingError` when there is none or it is not a PIN submission.
-    public func pinSubmission() throws -> PINSubmission {
-        try JSONDecoder.gatewayAPI.decode(PINSubmission.self, from: Self.decodedPayload(paymentCardData))
+    public func pinSubmission(pinToken: String) throws -> PINSubmission {
+        PINSubmission(pinToken: pinToken, cardData: try sealedCardData())
     }
 
     private static func decodedPayload(_ text: String?) throws -> Data {

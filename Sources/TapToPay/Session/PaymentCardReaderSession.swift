@@ -31,16 +31,18 @@ public final class PaymentCardReaderSession: Sendable {
     }
 
     /// Asks the cardholder for the PIN the issuer wants for the read `cardReaderTransactionID` (a result's
-    /// ``PaymentCardReadResult/id``), within 55 s of the read, and returns it enciphered (ISO 9564 format 4, under
-    /// the device's PIN key) with `token` in ``PaymentCardReadResult/paymentCardData``, for the app to send to
-    /// its PSP.
+    /// ``PaymentCardReadResult/id``), within 55 s of the read, and returns, as Apple documents, both the read's card
+    /// data and the PIN (ISO 9564 format 4 under the device's PIN key), sealed to the PSP in
+    /// ``PaymentCardReadResult/paymentCardData``, for the app to send to its PSP with `token`
+    /// (``PaymentCardReadResult/pinSubmission(pinToken:)``).
     ///
     /// Events: ``PaymentCardReader/Event/pinEntryRequested``, ``PaymentCardReader/Event/pinEntryCompleted``,
     /// ``PaymentCardReader/Event/userInterfaceDismissed``.
     /// - Throws: ``ReadError`` `pinTokenInvalid`, `pinNotAllowed` (unknown read, or the 55 s passed),
     ///   `pinCancelled`, `pinEntryTimeout`, `pinEntryFailed`, `readerSessionBusy`, `readFromBackgroundError`,
     ///   `readCancelled`.
-    public func capturePIN(using token: PINToken, cardReaderTransactionID: String) async throws -> PaymentCardReadResult {
+    public func capturePIN(using token: PINToken, cardReaderTransactionID: String) async throws -> PaymentCardReadResult
+    {
         try await core.capturePIN(token: token.rawValue, readID: cardReaderTransactionID, session: sessionID)
     }
 

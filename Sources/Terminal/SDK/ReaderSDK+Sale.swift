@@ -200,7 +200,8 @@ extension ReaderSDK {
                 using: PaymentCardReaderSession.PINToken(rawValue: request.pinToken), cardReaderTransactionID: read.id)
             if capture.pinBypassed { return nil }
             do {
-                return try await configuration.backend.submitPIN(try capture.pinSubmission(), paymentID: payment.id)
+                return try await configuration.backend.submitPIN(
+                    try capture.pinSubmission(pinToken: request.pinToken), paymentID: payment.id)
             } catch GatewayAPIError.incorrectPIN where attempt < configuration.pinAttempts {
                 continue
             }

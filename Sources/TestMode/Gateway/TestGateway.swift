@@ -118,11 +118,11 @@ public struct TestGateway: Sendable {
         return try await Self.answer { try await server(merchant).authorizePayment(body) }
     }
 
-    /// `POST /v1/payments/{id}/pin` with a PIN capture's result.
+    /// `POST /v1/payments/{id}/pin` with a PIN capture's result and the PIN token of the payment that asked.
     public func submitPIN(
-        _ capture: PaymentCardReadResult, payment: String, for merchant: TestMerchant
+        _ capture: PaymentCardReadResult, pinToken: String, payment: String, for merchant: TestMerchant
     ) async throws -> Result<Payment, GatewayAPIError> {
-        let submission = try capture.pinSubmission()
+        let submission = try capture.pinSubmission(pinToken: pinToken)
         return try await Self.answer { try await server(merchant).submitPIN(submission, paymentID: payment) }
     }
 

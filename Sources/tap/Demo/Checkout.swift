@@ -86,7 +86,9 @@ struct Checkout: Sendable {
                 using: PaymentCardReaderSession.PINToken(rawValue: pinRequest.pinToken),
                 cardReaderTransactionID: read.id)
             await events.wait(until: { $0.filter { $0 == .userInterfaceDismissed }.count >= 2 })
-            payment = try await gateway.submitPIN(capture, payment: payment.id, for: merchant).get()
+            payment = try await gateway.submitPIN(
+                capture, pinToken: pinRequest.pinToken, payment: payment.id, for: merchant
+            ).get()
             pin = CheckoutReport.PIN(
                 requestedBy: "issuer", entered: !capture.pinBypassed, status: payment.status.rawValue)
         }
