@@ -67,8 +67,6 @@ struct ConfigurationTests {
         try await TestGateway.with { gateway in
             try await gateway.withShop(connect: false) { shop in
                 try await shop.sdk.configureReaderTypes([.tapToPay])
-                await #expect(throws: TerminalError.displayNameRequired) { try await shop.sdk.connect(.tapToPay) }
-                await #expect(throws: TerminalError.displayNameRequired) { try await shop.sdk.setDisplayName("  ") }
                 try await shop.sdk.setDisplayName(Shop.displayName)
                 let report = try await shop.sdk.connect(.tapToPay)
                 #expect(!report.reusedSavedDevice && report.device == .tapToPay)
@@ -139,6 +137,22 @@ struct ConfigurationTests {
                 print("Terminal connect: a new terminal to the saved device \(report.elapsed)")
                 let card = try gateway.card(.approve, .visa)
                 #expect(try await shop.sale(card, 2).isApproved)
+            }
+        }
+    }
+
+    @Test("no display name, or an empty one: the payment screen and receipt show the merchant's name at the PSP")
+    func merchantNameByDefault() async throws {
+        try await TestGateway.with { gateway in
+            let merchant = try await gateway.merchant("Bäckerei Rahn")
+            try await gateway.withShop(merchant: merchant, connect: false) { shop in
+                try await shop.sdk.configureReaderTypes([.tapToPay])
+                try await shop.sdk.setDisplayName("  ")
+                #expect(await shop.sdk.displayName == nil)
+                try await shop.sdk.connect(.tapToPay)
+                try await shop.events.expect(ReaderSDK.Event.firstConfiguration)
+                let sale = try await shop.sale(try gateway.card(.approve, .visa), 4)
+                #expect(sale.isApproved && sale.receipt.merchantDisplayName == "Bäckerei Rahn")
             }
         }
     }

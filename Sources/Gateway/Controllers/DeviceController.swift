@@ -117,6 +117,7 @@ public struct DeviceController: Sendable {
         return ReaderProvisioning(
             deviceId: device.id, merchantId: merchant.id, terminalId: device.terminalId,
             cardDataKey: .init(keyId: keys.currentCardDataKeyId, publicKey: keys.currentCardDataPublicKey),
-            readerConfiguration: configuration, pinKey: pinKey.provisioning, session: session)
+            readerConfiguration: configuration, pinKey: pinKey.provisioning, session: session,
+            merchantName: merchant.name)
     }
 }

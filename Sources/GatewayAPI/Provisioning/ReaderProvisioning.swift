@@ -11,6 +11,8 @@ public struct ReaderProvisioning: Sendable, Hashable, Codable, CustomStringConve
     public var deviceId: String
     /// The merchant the session acts for.
     public var merchantId: String
+    /// The merchant's business name, as the PSP knows it (what a payment screen shows when the app sets none).
+    public var merchantName: String?
     /// The device's terminal id, ISO 8583 field 41 (8 characters), assigned at its first prepare.
     public var terminalId: String
     /// The PSP's current HPKE public key to seal card data to.
@@ -25,10 +27,12 @@ public struct ReaderProvisioning: Sendable, Hashable, Codable, CustomStringConve
     /// Creates provisioning.
     public init(
         deviceId: String, merchantId: String, terminalId: String, cardDataKey: CardDataKey,
-        readerConfiguration: ReaderConfigurationPayload, pinKey: PINEncryptionKey, session: ReaderSession
+        readerConfiguration: ReaderConfigurationPayload, pinKey: PINEncryptionKey, session: ReaderSession,
+        merchantName: String? = nil
     ) {
         self.deviceId = deviceId
         self.merchantId = merchantId
+        self.merchantName = merchantName
         self.terminalId = terminalId
         self.cardDataKey = cardDataKey
         self.readerConfiguration = readerConfiguration

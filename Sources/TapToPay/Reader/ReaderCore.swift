@@ -273,6 +273,11 @@ actor ReaderCore {
         }
     }
 
+    func merchantName(session: Int) -> String? {
+        guard let prepared, prepared.session == session else { return nil }
+        return prepared.provisioning.merchantName
+    }
+
     func cancelRead(session: Int) -> Bool {
         guard state.isBusy, prepared?.session == session, interruption == nil else { return false }
         interruption = .readCancelled

@@ -46,6 +46,12 @@ public final class PaymentCardReaderSession: Sendable {
         try await core.capturePIN(token: token.rawValue, readID: cardReaderTransactionID, session: sessionID)
     }
 
+    /// The merchant's business name as the PSP gave it at prepare, for SDKs layered on the reader (`Terminal`'s
+    /// payment screen when the app sets no display name); not part of Apple's shape.
+    package var merchantName: String? {
+        get async { await core.merchantName(session: sessionID) }
+    }
+
     /// Cancels the read or PIN capture in progress; whether there was one to cancel.
     @discardableResult
     public func cancelRead() async -> Bool { await core.cancelRead(session: sessionID) }

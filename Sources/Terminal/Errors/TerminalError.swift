@@ -11,7 +11,7 @@ public struct TerminalError: CodedError {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String, Sendable, CaseIterable {
             case noReaderTypes, tapToPayUnavailable, notConfigured, readerTypeNotConfigured, deviceNotFound
-            case displayNameRequired, displayNameRequiresReconnect, notConnected, busy, invalidAmount
+            case displayNameRequiresReconnect, notConnected, busy, invalidAmount
             case paymentFailed
         }
 
@@ -29,8 +29,6 @@ public struct TerminalError: CodedError {
         public static let readerTypeNotConfigured = Code(.readerTypeNotConfigured)
         /// No such device (for an external reader: PC/SC does not list it, or PC/SC is not available).
         public static let deviceNotFound = Code(.deviceNotFound)
-        /// Connecting needs a display name for the payment screen: set ``ReaderSDK/displayName`` first.
-        public static let displayNameRequired = Code(.displayNameRequired)
         /// The display name cannot change while connected: disconnect, change it, connect again.
         public static let displayNameRequiresReconnect = Code(.displayNameRequiresReconnect)
         /// No device is connected.
@@ -81,8 +79,6 @@ public struct TerminalError: CodedError {
     public static let readerTypeNotConfigured = pattern(.readerTypeNotConfigured)
     /// Matches any ``Code/deviceNotFound`` error.
     public static let deviceNotFound = pattern(.deviceNotFound)
-    /// Matches any ``Code/displayNameRequired`` error.
-    public static let displayNameRequired = pattern(.displayNameRequired)
     /// Matches any ``Code/displayNameRequiresReconnect`` error.
     public static let displayNameRequiresReconnect = pattern(.displayNameRequiresReconnect)
     /// Matches any ``Code/notConnected`` error.

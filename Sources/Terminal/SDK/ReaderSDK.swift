@@ -39,7 +39,7 @@ public actor ReaderSDK {
 
     /// The reader types ``configureReaderTypes(_:)`` set; empty before.
     public private(set) var configuredReaderTypes: Set<ReaderType> = []
-    /// The merchant's name on the payment screen and receipts.
+    /// The merchant's name on the payment screen and receipts; nil: the merchant's business name at the PSP.
     public private(set) var displayName: String?
     /// The device of the last successful connect (save it, and pass it as ``Configuration/savedDevice`` next time).
     public private(set) var savedDevice: Device?
@@ -107,21 +107,18 @@ public actor ReaderSDK {
         return devices
     }
 
-    /// Sets the merchant's name for the payment screen; set it before connecting.
-    /// - Throws: ``TerminalError`` `displayNameRequired` (empty), `displayNameRequiresReconnect` (connected with
-    ///   another name), `busy`.
+    /// Sets the merchant's name for the payment screen; set it before connecting. Empty: the merchant's business
+    /// name at the PSP, as when it is never set.
+    /// - Throws: ``TerminalError`` `displayNameRequiresReconnect` (connected with another name), `busy`.
     public func setDisplayName(_ name: String) throws(TerminalError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else {
-            throw TerminalError(code: .displayNameRequired, message: "the display name is empty")
-        }
         try checkIdle()
-        if let connection, connection.displayName != trimmed {
+        if let connection, trimmed.isEmpty ? displayName != nil : connection.displayName != trimmed {
             throw TerminalError(
                 code: .displayNameRequiresReconnect,
                 message: "the payment screen shows the name the device connected with: disconnect, set it, connect")
         }
-        displayName = trimmed
+        displayName = trimmed.isEmpty ? nil : trimmed
     }
 
     // MARK: - Connection
@@ -132,7 +129,8 @@ public actor ReaderSDK {
     ///
     /// Events: `configurationStatus(configuring)`, `configurationProgress` on a device's first prepare, then
     /// `configurationStatus(configured)`, or `configurationStatus(failed)`.
-    /// - Throws: ``TerminalError`` (`notConfigured`, `readerTypeNotConfigured`, `displayNameRequired`,
+    /// Without a display name the payment screen shows the merchant's business name from the PSP.
+    /// - Throws: ``TerminalError`` (`notConfigured`, `readerTypeNotConfigured`,
     ///   `deviceNotFound`, `tapToPayUnavailable`, `busy`), the reader's ``TapToPay/PaymentCardReaderError``
     ///   (`backgroundRequestNotAllowed`, `notAllowed`, `deviceBanned`, `tokenExpired`, …) or the merchant server's error.
     @discardableResult
@@ -144,9 +142,6 @@ public actor ReaderSDK {
         }
         guard configuredReaderTypes.contains(device.readerType) else {
             throw TerminalError(code: .readerTypeNotConfigured, message: "\(device.readerType) is not configured")
-        }
-        guard let displayName else {
-            throw TerminalError(code: .displayNameRequired, message: "set the display name before connecting")
         }
         guard !isInBackground else {
             throw PaymentCardReaderError.backgroundRequestNotAllowed
@@ -161,7 +156,8 @@ public actor ReaderSDK {
         emit(.configurationStatus(.configuring))
         do {
             let session = try await prepare(reader, checkLink: !reusing)
-            connection = Connection(device: device, reader: reader, displayName: displayName, session: session)
+            let shownName = if let displayName { displayName } else { await session.merchantName ?? "" }
+            connection = Connection(device: device, reader: reader, displayName: shownName, session: session)
             savedDevice = device
             emit(.configurationStatus(.configured))
         } catch {
