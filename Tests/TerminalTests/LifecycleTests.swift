@@ -39,10 +39,10 @@ struct LifecycleTests {
         }
     }
 
-    @Test("background during a sale: it fails, the session ends; in the foreground the terminal configures again")
+    @Test("reconnecting automatically: background during a sale fails it; in the foreground it configures again")
     func backgroundDuringSale() async throws {
         try await TestGateway.with { gateway in
-            try await gateway.withShop { shop in
+            try await gateway.withShop(reconnectsAutomatically: true) { shop in
                 let sdk = shop.sdk
                 let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
                 try await shop.events.wait(for: .reader(.readyForTap))
@@ -70,10 +70,48 @@ struct LifecycleTests {
         }
     }
 
-    @Test("background while idle, back in the foreground: configured again, the next sale goes through")
-    func backgroundIdle() async throws {
+    @Test("by default backgrounding disconnects; back in the foreground the app connects the saved device again")
+    func backgroundDisconnects() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withShop { shop in
+                let sdk = shop.sdk
+                await sdk.applicationDidEnterBackground()
+                try await shop.events.expect([
+                    .configurationStatus(.notReady), .reader(.notReady), .configurationStatus(.disconnected),
+                ])
+                #expect(await sdk.connectedDevice == nil)
+                try await sdk.applicationWillEnterForeground()
+                try await shop.events.expect([])
+                await #expect(throws: TerminalError.notConnected) {
+                    try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR"))
+                }
+                let saved = try #require(await sdk.savedDevice)
+                _ = shop.requests.take()
+                let report = try await sdk.connect(saved)
+                #expect(report.reusedSavedDevice)
+                try await shop.events.expect(ReaderSDK.Event.reconfiguration)
+                #expect(shop.requests.take() == ["POST /v1/devices/\(sdk.configuration.deviceID)/prepare"])
+
+                // A sale running when the app leaves fails, and then the terminal disconnects.
+                let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
+                try await shop.events.wait(for: .reader(.readyForTap))
+                await sdk.applicationDidEnterBackground()
+                await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) {
+                    try await waiting.value
+                }
+                try await shop.events.expect([
+                    .configurationStatus(.notReady), .reader(.notReady), .reader(.readNotCompleted),
+                    .reader(.userInterfaceDismissed), .configurationStatus(.disconnected),
+                ])
+                #expect(await sdk.connectedDevice == nil)
+            }
+        }
+    }
+
+    @Test("reconnecting automatically, background while idle: configured again in the foreground")
+    func backgroundIdle() async throws {
+        try await TestGateway.with { gateway in
+            try await gateway.withShop(reconnectsAutomatically: true) { shop in
                 await shop.sdk.applicationDidEnterBackground()
                 try await shop.events.expect([.configurationStatus(.notReady), .reader(.notReady)])
                 // Backgrounding twice, or a foreground without a connection, is harmless.

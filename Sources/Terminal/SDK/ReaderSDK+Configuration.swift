@@ -25,6 +25,9 @@ extension ReaderSDK {
         public var pinAttempts: Int
         /// How many taps a read offers.
         public var maximumTapAttempts: Int
+        /// Whether the terminal stays connected through the background and configures the device again in the
+        /// foreground; by default backgrounding disconnects and the app connects again (the saved device: quickly).
+        public var reconnectsAutomatically: Bool
 
         /// Creates a configuration.
         public init(
@@ -32,7 +35,8 @@ extension ReaderSDK {
             tapToPayInterface: (any ContactlessInterface)?,
             externalPINPad: @escaping @Sendable (PINEntryRequest) async -> PINEntry = { _ in .cancelled },
             savedDevice: Device? = nil, clock: @escaping @Sendable () -> Date = { Date() },
-            timeZone: TimeZone = .current, pinAttempts: Int = 3, maximumTapAttempts: Int = 3
+            timeZone: TimeZone = .current, pinAttempts: Int = 3, maximumTapAttempts: Int = 3,
+            reconnectsAutomatically: Bool = false
         ) {
             self.deviceID = deviceID
             self.gateway = gateway
@@ -44,6 +48,7 @@ extension ReaderSDK {
             self.timeZone = timeZone
             self.pinAttempts = max(1, pinAttempts)
             self.maximumTapAttempts = maximumTapAttempts
+            self.reconnectsAutomatically = reconnectsAutomatically
         }
     }
 

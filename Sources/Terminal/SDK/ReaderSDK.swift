@@ -26,8 +26,10 @@ import TapToPay
 /// The display name is fixed for a connection: ``setDisplayName(_:)`` while connected with a different name throws
 /// ``TerminalError/Code/displayNameRequiresReconnect`` (disconnect, set it, connect).
 ///
-/// ``applicationDidEnterBackground()`` ends the reader session (a sale in progress fails as Apple's reads do);
-/// ``applicationWillEnterForeground()`` configures the connected device again.
+/// ``applicationDidEnterBackground()`` ends the reader session (a sale in progress fails as Apple's reads do) and
+/// disconnects: back in the foreground the app connects again (to ``savedDevice``: no link check, no progress). With
+/// ``Configuration/reconnectsAutomatically`` the terminal stays connected instead and
+/// ``applicationWillEnterForeground()`` configures the device again.
 public actor ReaderSDK {
     /// What the terminal runs with.
     public nonisolated let configuration: Configuration
@@ -187,7 +189,8 @@ public actor ReaderSDK {
     // MARK: - Lifecycle
 
     /// The app went to the background: the reader session ends, a sale in progress fails
-    /// (`readFromBackgroundError`), and `configurationStatus(notReady)` is reported.
+    /// (`readFromBackgroundError`), and `configurationStatus(notReady)` is reported; then, unless the configuration
+    /// reconnects automatically, the terminal disconnects (`configurationStatus(disconnected)`).
     public func applicationDidEnterBackground() async {
         isInBackground = true
         guard var connection else { return }
@@ -195,10 +198,20 @@ public actor ReaderSDK {
         self.connection = connection
         emit(.configurationStatus(.notReady))
         await connection.reader.applicationDidEnterBackground()
+        if operation == nil { disconnectInBackground() }
     }
 
-    /// The app is back: the connected device is configured again (quietly: the PSP knows it). When another
-    /// operation is still finishing, the next sale configures it instead.
+    /// Disconnects a terminal in the background that does not reconnect automatically (after the operation that
+    /// was running, if any, has failed).
+    private func disconnectInBackground() {
+        guard isInBackground, !configuration.reconnectsAutomatically, connection != nil else { return }
+        connection = nil
+        emit(.configurationStatus(.disconnected))
+    }
+
+    /// The app is back. With ``Configuration/reconnectsAutomatically`` the connected device is configured again
+    /// (quietly: the PSP knows it; when another operation is still finishing, the next sale configures it instead);
+    /// otherwise the app connects again.
     /// - Throws: as ``connect(_:)``; the terminal is then disconnected.
     public func applicationWillEnterForeground() async throws {
         isInBackground = false
@@ -220,7 +233,10 @@ public actor ReaderSDK {
         operation = name
     }
 
-    func end() { operation = nil }
+    func end() {
+        operation = nil
+        disconnectInBackground()
+    }
 
     private func checkIdle() throws(TerminalError) {
         if let operation {

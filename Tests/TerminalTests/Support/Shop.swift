@@ -35,7 +35,7 @@ extension TestGateway {
     /// to the phone, its configuration's events already checked and taken.
     func withShop(
         deviceID: String = "phone-\(UUID().uuidString.prefix(8))", merchant: TestMerchant? = nil,
-        connect: Bool = true, savedDevice: Device? = nil,
+        connect: Bool = true, savedDevice: Device? = nil, reconnectsAutomatically: Bool = false,
         backend: (@Sendable (GatewayMerchantBackend) -> any MerchantBackend)? = nil,
         pinPad: @escaping @Sendable (PINEntryRequest) async -> PINEntry = { _ in .cancelled },
         _ body: @Sendable (Shop) async throws -> Void
@@ -48,7 +48,8 @@ extension TestGateway {
             configuration: ReaderSDK.Configuration(
                 deviceID: deviceID, gateway: requests, backend: backend?(server) ?? server,
                 tapToPayInterface: interface,
-                savedDevice: savedDevice, clock: clock.function, timeZone: TimeZone(identifier: "UTC") ?? .current))
+                savedDevice: savedDevice, clock: clock.function, timeZone: TimeZone(identifier: "UTC") ?? .current,
+                reconnectsAutomatically: reconnectsAutomatically))
         try await TerminalEvents.record(sdk) { events in
             let shop = Shop(
                 gateway: self, merchant: merchant, interface: interface, sdk: sdk, events: events, requests: requests)
