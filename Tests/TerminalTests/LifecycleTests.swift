@@ -9,6 +9,21 @@ import TestMode
 struct LifecycleTests {
     static let screen = Shop.screen(7)
 
+    /// Starts a sale, sends the app to the background while it waits for a card, and checks that it fails as
+    /// Apple's reads do, with the reader's events and then `then`.
+    static func saleFailsInBackground(_ shop: Shop, then trailing: [ReaderSDK.Event]) async throws {
+        let sdk = shop.sdk
+        let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
+        try await shop.events.wait(for: .reader(.readyForTap))
+        await sdk.applicationDidEnterBackground()
+        await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) { try await waiting.value }
+        try await shop.events.expect(
+            [
+                .configurationStatus(.notReady), .reader(.notReady), .reader(.readNotCompleted),
+                .reader(.userInterfaceDismissed),
+            ] + trailing)
+    }
+
     @Test("busy: while a sale waits for a card, every other operation fails with busy; cancel ends the sale")
     func busyAndCancel() async throws {
         try await TestGateway.with { gateway in
@@ -44,16 +59,7 @@ struct LifecycleTests {
         try await TestGateway.with { gateway in
             try await gateway.withShop(reconnectsAutomatically: true) { shop in
                 let sdk = shop.sdk
-                let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
-                try await shop.events.wait(for: .reader(.readyForTap))
-                await sdk.applicationDidEnterBackground()
-                await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) {
-                    try await waiting.value
-                }
-                try await shop.events.expect([
-                    .configurationStatus(.notReady), .reader(.notReady), .reader(.readNotCompleted),
-                    .reader(.userInterfaceDismissed),
-                ])
+                try await Self.saleFailsInBackground(shop, then: [])
                 // No sale in the background, and no configuring either.
                 await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) {
                     try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR"))
@@ -93,16 +99,7 @@ struct LifecycleTests {
                 #expect(shop.requests.take() == ["POST /v1/devices/\(sdk.configuration.deviceID)/prepare"])
 
                 // A sale running when the app leaves fails, and then the terminal disconnects.
-                let waiting = Task { try await sdk.makeSale(PaymentParameters(amount: 7, currency: "EUR")) }
-                try await shop.events.wait(for: .reader(.readyForTap))
-                await sdk.applicationDidEnterBackground()
-                await #expect(throws: PaymentCardReaderSession.ReadError.readFromBackgroundError) {
-                    try await waiting.value
-                }
-                try await shop.events.expect([
-                    .configurationStatus(.notReady), .reader(.notReady), .reader(.readNotCompleted),
-                    .reader(.userInterfaceDismissed), .configurationStatus(.disconnected),
-                ])
+                try await Self.saleFailsInBackground(shop, then: [.configurationStatus(.disconnected)])
                 #expect(await sdk.connectedDevice == nil)
             }
         }

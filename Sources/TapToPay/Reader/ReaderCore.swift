@@ -144,13 +144,11 @@ actor ReaderCore {
     private func configure(token: String) async throws -> ReaderProvisioning {
         if let earlier = configuring {
             do {
-                let provisioning = try await wait(for: earlier)
-                configuring = nil
-                return provisioning
+                return try await finish(earlier)
             } catch PaymentCardReaderError.serviceConnectionError {
                 throw PaymentCardReaderError.serviceConnectionError
             } catch {
-                configuring = nil
+                // It failed while the app was away: configure again.
             }
         }
         let client = try client(for: token)
@@ -164,6 +162,11 @@ actor ReaderCore {
             }
         }
         configuring = task
+        return try await finish(task)
+    }
+
+    /// The configuration's result; it is forgotten once it has one, and kept when only the app left.
+    private func finish(_ task: Task<ReaderProvisioning, any Error>) async throws -> ReaderProvisioning {
         do {
             let provisioning = try await wait(for: task)
             configuring = nil
