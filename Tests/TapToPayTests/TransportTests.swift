@@ -85,6 +85,19 @@ struct TransportTests {
         }
     }
 
+    @Test(
+        "a PSP that does not know the merchant, or refuses the credential: invalidMerchant, networkAuthenticationError")
+    func merchantAndAuthentication() async throws {
+        await #expect(throws: PaymentCardReaderError.invalidMerchant) {
+            try await Self.reader(ScriptedTransport(status: 404, lines: [try Self.problem(.notFound)]))
+                .prepare(using: Self.token)
+        }
+        await #expect(throws: PaymentCardReaderError.networkAuthenticationError) {
+            try await Self.reader(ScriptedTransport(status: 401, lines: [try Self.problem(.unauthorized)]))
+                .isAccountLinked(using: Self.token)
+        }
+    }
+
     /// A transport whose PSP cannot be reached.
     struct UnreachableTransport: GatewayTransport {
         func send(_ request: GatewayRequest) async throws -> GatewayResponse { throw CancellationError() }

@@ -27,7 +27,7 @@ public enum PaymentCardReaderError: Error, Sendable, Hashable {
     case deviceBanned(Date?)
     /// The reader token is empty.
     case emptyReaderToken
-    /// The token's merchant is unknown to the PSP.
+    /// The token's merchant is unknown to the PSP (it answers `notFound`).
     case invalidMerchant
     /// The PSP did not accept the reader token (why, when known).
     case invalidReaderToken(String?)
@@ -37,7 +37,8 @@ public enum PaymentCardReaderError: Error, Sendable, Hashable {
     /// This device model is not supported. Never raised here: any process with a contactless interface reads cards
     /// (no interface is ``unsupported``).
     case modelNotSupported
-    /// The PSP refused the call's authentication (an API error other than the token's).
+    /// The PSP refused the call's authentication (it answers `unauthorized`: a credential other than a reader
+    /// token's).
     case networkAuthenticationError
     /// The PSP could not be reached.
     case networkError
@@ -77,7 +78,8 @@ public enum PaymentCardReaderError: Error, Sendable, Hashable {
     case tokenExpired
     /// No contactless interface is configured in this process (``PaymentCardReader/isSupported`` is false).
     case unsupported
-    /// Anything else, with the PSP's HTTP status as the code (0 when there is none).
+    /// An unexpected error. Never raised here: every failure of the PSP or the device maps to one of the cases
+    /// above (a failure with no better name is the operation's own: `prepareFailed`, `accountLinkingFailed`, …).
     case unknown(code: Int)
 
     /// Apple's name for the case (the enum prints as it, as Apple's does), e.g. `accountNotLinked`.

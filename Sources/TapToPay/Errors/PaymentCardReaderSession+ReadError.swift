@@ -74,7 +74,7 @@ extension PaymentCardReaderSession {
         case storeAndForwardResultNotFound
         /// A loyalty pass could not be read. Never raised here yet: loyalty passes are not read.
         case vasReadFail
-        /// Anything else, with a code (0 when there is none).
+        /// An unexpected error. Never raised here: every failure of a read maps to one of the cases above.
         case unknown(code: Int)
 
         /// Apple's name for the case (the enum prints as it, as Apple's does), e.g. `readCancelled`.
