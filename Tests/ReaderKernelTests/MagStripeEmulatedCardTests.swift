@@ -21,6 +21,9 @@ import Testing
         let result = await kernel.perform(EmulatedCards.euros(1234), over: channel)
         #expect(result.events.contains(.magStripeModeSelected))
         #expect(result.outcome.status == .onlineRequest)
+        // A CVC3, not an application cryptogram: the outcome says so.
+        #expect(result.outcome.reason == .magStripeOnlineAuthorizationRequested)
+        #expect(!"\(result.outcome)".contains("ARQC"))
         let data = try #require(result.outcome.authorizationData)
         #expect(data.mode == .magStripe)
         #expect(data.iccData.isEmpty)

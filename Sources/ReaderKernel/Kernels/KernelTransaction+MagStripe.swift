@@ -96,7 +96,7 @@ extension KernelTransaction {
         let data = CardAuthorizationData(
             mode: .magStripe, iccData: [], pan: pan, panSequenceNumber: card[.panSequenceNumber]?.first,
             expiry: track.expiry, track2: track)
-        return finish(.onlineRequest, .onlineAuthorizationRequested, authorizationData: data)
+        return finish(.onlineRequest, .magStripeOnlineAuthorizationRequested, authorizationData: data)
     }
 
     /// Book C-2 (mag-stripe, track 2): writes the CVC3's q last digits where PCVC3(Track2) has bits, the unpredictable

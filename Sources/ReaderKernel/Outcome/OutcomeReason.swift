@@ -25,6 +25,8 @@ public enum OutcomeReason: Sendable, Hashable, CustomStringConvertible {
     case unsupportedCard(String)
     /// The card generated an ARQC: the issuer decides.
     case onlineAuthorizationRequested
+    /// Mag-stripe mode: the card computed its dynamic CVC3 (no application cryptogram); the issuer decides.
+    case magStripeOnlineAuthorizationRequested
     /// The card generated a TC after successful offline data authentication.
     case approvedOffline
     /// The card generated an AAC.
@@ -64,6 +66,7 @@ public enum OutcomeReason: Sendable, Hashable, CustomStringConvertible {
         case .missingCardData(let tag): "the card did not provide tag \(tag)"
         case .unsupportedCard(let what): "unsupported card: \(what)"
         case .onlineAuthorizationRequested: "the card requests online authorisation (ARQC)"
+        case .magStripeOnlineAuthorizationRequested: "the card requests online authorisation (mag-stripe CVC3)"
         case .approvedOffline: "the card approved offline (TC)"
         case .declinedByCard: "the card declined (AAC)"
         case .declinedByTerminal: "terminal action analysis declined"
