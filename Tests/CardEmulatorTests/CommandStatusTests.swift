@@ -35,7 +35,7 @@ import Testing
         #expect(card.respond(to: try Self.command(0x00, 0xCA, 0x9F, 0x36)).statusWord == .classNotSupported)
     }
 
-    @Test(arguments: [UInt8(0x00), 0x12, 0x84, 0x88, 0xC0, 0xFF])
+    @Test(arguments: [UInt8(0x00), 0x12, 0x84, 0xC0, 0xFF])
     func unknownInstructionIs6D00(ins: UInt8) throws {
         var card = try Self.selectedVisa()
         #expect(card.respond(to: try Self.command(0x00, ins, 0x00, 0x00)).statusWord == .instructionNotSupported)

@@ -86,7 +86,7 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
         // ISO/IEC 7816-4 interindustry commands take CLA 00, EMV's proprietary ones CLA 80.
         let expectedClass: UInt8
         switch command.instruction {
-        case .select, .readRecord, .verify: expectedClass = 0x00
+        case .select, .readRecord, .verify, .internalAuthenticate: expectedClass = 0x00
         case .getProcessingOptions, .generateAC, .computeCryptographicChecksum, .getData: expectedClass = 0x80
         default: return Self.status(CardStatus.instructionNotSupported)
         }
@@ -98,6 +98,7 @@ public struct EmulatedCard: CardApplet, CustomStringConvertible, CustomReflectab
         case .getProcessingOptions: return getProcessingOptions(command)
         case .generateAC: return generateAC(command)
         case .computeCryptographicChecksum: return computeCryptographicChecksum(command)
+        case .internalAuthenticate: return internalAuthenticate(command)
         default: return getData(command)
         }
     }
