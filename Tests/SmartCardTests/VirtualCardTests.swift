@@ -19,6 +19,50 @@ struct VirtualCardTests {
         #expect(throws: VPCDError.invalidATR) { try VirtualCard(applet: CounterApplet(), answerToReset: atr) }
     }
 
+    /// PC/SC part 3's contactless ATR of an ISO 14443-4 card: 3B 8F 80 01, historical bytes, TCK.
+    static let contactlessATR: [UInt8] = [
+        0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x03, 0x00, 0x00, 0x00,
+        0x00, 0x68,
+    ]
+
+    @Test(
+        "PC/SC GET DATA (FF CA) as a reader answers it: the UID, the ATR's historical bytes; the applet never sees it")
+    func readerGetData() throws {
+        var card = try VirtualCard(
+            applet: CounterApplet(), answerToReset: Self.contactlessATR,
+            uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
+        _ = card.receive(.powerOn)
+        let uid = try CommandAPDU(cla: 0xFF, ins: 0xCA, p1: 0x00, p2: 0x00, ne: 256)
+        #expect(card.receive(.command(uid.bytes)).reply == [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6, 0x90, 0x00])
+        let historical = try CommandAPDU(cla: 0xFF, ins: 0xCA, p1: 0x01, p2: 0x00, ne: 256)
+        #expect(card.receive(.command(historical.bytes)).reply == Array(Self.contactlessATR[4..<19]) + [0x90, 0x00])
+        let short = try CommandAPDU(cla: 0xFF, ins: 0xCA, p1: 0x00, p2: 0x00, ne: 4)
+        #expect(card.receive(.command(short.bytes)).reply == [0x6C, 0x07])
+        let other = try CommandAPDU(cla: 0xFF, ins: 0xCA, p1: 0x02, p2: 0x00, ne: 256)
+        #expect(card.receive(.command(other.bytes)).reply == [0x6A, 0x81])
+        #expect(card.applet.counter == 0 && card.commandCount == 4)
+
+        // By default a random single-size UID (08 …) per card; the default ATR has no historical bytes.
+        var first = try VirtualCard(applet: CounterApplet())
+        let second = try VirtualCard(applet: CounterApplet())
+        #expect(first.uid.count == 4 && first.uid[0] == 0x08)
+        #expect(first.uid != second.uid || first.uid == second.uid && second.uid.count == 4)
+        #expect(first.receive(.command(historical.bytes)).reply == [0x90, 0x00])
+        #expect(throws: VPCDError.invalidUID) { try VirtualCard(applet: CounterApplet(), uid: [1, 2, 3]) }
+    }
+
+    @Test(
+        "historical bytes follow every interface byte the ATR announces",
+        arguments: [
+            ([0x3B, 0x80, 0x80, 0x01, 0x01], []),
+            ([0x3B, 0x02, 0x14, 0x50], [0x14, 0x50]),
+            ([0x3B, 0x95, 0x13, 0x81, 0x01, 0x80, 0x73, 0xFF, 0x01, 0x00, 0x0B], [0x80, 0x73, 0xFF, 0x01, 0x00]),
+            ([0x3B, 0x8F, 0x80], []),
+        ] as [([UInt8], [UInt8])])
+    func historicalBytes(atr: [UInt8], expected: [UInt8]) {
+        #expect(AnswerToReset.historicalBytes(of: atr) == expected)
+    }
+
     @Test("power changes answer nothing; power off and reset return the applet to idle, the counter persists")
     func powerAndReset() throws {
         var card = try VirtualCard(applet: CounterApplet())

@@ -2,7 +2,8 @@
 # Interop through a real PC/SC stack (issue 4, part 4): a private pcscd with a vpcd reader, our card as a virtual
 # card (`tap emulate --vpcd`), and reader software nobody here wrote.
 #   a. emvtool (PyPI emv 1.0.14): listapps, appdata 0, info, cap against the Visa and the Mastercard profile
-#   b. scripts/interop/contactless_flow.py (pyscard): PPSE, SELECT, GPO with full PDOL data, READ RECORD per AFL
+#   b. scripts/interop/contactless_flow.py (pyscard): PPSE, SELECT, GPO with full PDOL data, READ RECORD per AFL;
+#      scripts/interop/reader_get_data.py (pyscard): PC/SC GET DATA (UID, historical bytes) under a contactless ATR
 #   c. `tap read --pcsc` against `tap emulate --vpcd`: Online Request, ARQC verified by tap and by pyemv
 #   d. `tap read --pcsc` against scripts/interop/trace_card.py replaying real card traces: the trace's outcome
 #   e. the Terminal SDK (TerminalTests' ExternalReaderTests) on the vpcd reader: discover, connect, sell, approved
@@ -75,6 +76,14 @@ for card in visa mastercard; do
         || fail "contactless flow against $card"
     card_stop
 done
+
+# PC/SC tools first ask the reader for the card's UID and ATS (GET DATA FF CA); with vpcd our card answers for the
+# reader: under a contactless ATR (PC/SC part 3: 3B 8F 80 01, historical bytes, TCK), with the UID given.
+card_start emulate-visa-contactless "$TAP" emulate --vpcd "$VPCD" --card visa \
+    --atr 3B8F8001804F0CA0000003060300030000000068 --uid 04A1B2C3D4E5F6
+timeout 30 "$PY" scripts/interop/reader_get_data.py --reader "$READER" --uid 04A1B2C3D4E5F6 \
+    || fail "PC/SC GET DATA against the contactless ATR"
+card_stop
 
 # --- c. tap read --pcsc against tap emulate --vpcd ------------------------------------------------------------
 for card in visa mastercard; do

@@ -11,6 +11,7 @@ public struct VPCDError: CodedError {
         private enum Base: String, Sendable {
             case invalidEndpoint
             case invalidATR
+            case invalidUID
             case connectionFailed
             case connectionClosed
             case socketFailed
@@ -29,6 +30,8 @@ public struct VPCDError: CodedError {
         public static let invalidEndpoint = Code(.invalidEndpoint)
         /// The answer to reset is not 2 to 33 bytes starting with TS 3B (direct) or 3F (inverse convention).
         public static let invalidATR = Code(.invalidATR)
+        /// The UID is not 4, 7 or 10 bytes (ISO/IEC 14443-3 single, double or triple size).
+        public static let invalidUID = Code(.invalidUID)
         /// vpcd could not be reached: the name does not resolve, or nothing accepts connections at the port.
         public static let connectionFailed = Code(.connectionFailed)
         /// vpcd closed the connection (pcscd stopped or restarted, or the reader was removed).
@@ -75,6 +78,8 @@ public struct VPCDError: CodedError {
     public static let invalidEndpoint = pattern(.invalidEndpoint)
     /// Matches any ``Code/invalidATR`` error.
     public static let invalidATR = pattern(.invalidATR)
+    /// Matches any ``Code/invalidUID`` error.
+    public static let invalidUID = pattern(.invalidUID)
     /// Matches any ``Code/connectionFailed`` error.
     public static let connectionFailed = pattern(.connectionFailed)
     /// Matches any ``Code/connectionClosed`` error.

@@ -7,6 +7,10 @@ public import EMV
 /// ``EMV/CardApplet/reset()`` (persistent data such as the ATC survives). A command that does not parse is answered
 /// with status word 6700 (wrong length) and reported, never trapped on. ``VirtualCardLink`` drives one over TCP.
 ///
+/// With vpcd nothing but the card is in the slot, so the card also answers what a PC/SC contactless reader answers
+/// itself (PC/SC part 3, 3.2.2.1.3, GET DATA `FF CA`): P1 00 the card's UID, P1 01 the historical bytes of its ATR;
+/// other P1 6A81, a Le shorter than the data 6CXX.
+///
 /// ```swift
 /// var card = try VirtualCard(applet: applet)
 /// let output = card.receive(.getATR)          // output.reply == VirtualCard.defaultAnswerToReset
@@ -34,6 +38,8 @@ public struct VirtualCard<Applet: CardApplet>: Sendable {
     public var applet: Applet
     /// The answer to reset the card gives.
     public let answerToReset: [UInt8]
+    /// The UID a PC/SC reader reports for the card (`FF CA 00 00`).
+    public let uid: [UInt8]
     /// Whether the reader has the card powered; a card starts unpowered, as it is when inserted.
     public private(set) var isPowered = false
     /// Command APDUs answered, malformed ones included.
@@ -41,13 +47,22 @@ public struct VirtualCard<Applet: CardApplet>: Sendable {
     /// Times the applet was returned to its power-on state (power off, reset, removal).
     public private(set) var resetCount = 0
 
-    /// Creates a card answering with `answerToReset`.
+    /// Creates a card answering with `answerToReset`, whose UID is `uid` (by default a random single-size UID,
+    /// 08 and three random bytes, as ISO/IEC 14443-3 has phones and other cards with random UIDs give).
     ///
-    /// - Throws: ``VPCDError/Code/invalidATR`` when the ATR is not 2 to 33 bytes starting with TS 3B or 3F.
-    public init(applet: Applet, answerToReset: [UInt8] = defaultAnswerToReset) throws(VPCDError) {
+    /// - Throws: ``VPCDError/Code/invalidATR`` when the ATR is not 2 to 33 bytes starting with TS 3B or 3F;
+    ///   ``VPCDError/Code/invalidUID`` when the UID is not 4, 7 or 10 bytes.
+    public init(
+        applet: Applet, answerToReset: [UInt8] = defaultAnswerToReset, uid: [UInt8]? = nil
+    ) throws(VPCDError) {
         try Self.checkAnswerToReset(answerToReset)
+        if let uid, ![4, 7, 10].contains(uid.count) {
+            throw VPCDError(code: .invalidUID, message: "a UID is 4, 7 or 10 bytes, not \(uid.count)")
+        }
         self.applet = applet
         self.answerToReset = answerToReset
+        var generator = SystemRandomNumberGenerator()
+        self.uid = uid ?? [0x08] + (0..<3).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     /// Checks that `answerToReset` can be an ATR: 2 to 33 bytes, starting with TS 3B (direct convention) or 3F
@@ -92,6 +107,22 @@ public struct VirtualCard<Applet: CardApplet>: Sendable {
         resetApplet()
     }
 
+    /// PC/SC part 3's GET DATA, which the reader answers for the card: the UID or the ATR's historical bytes.
+    private func readerGetData(_ command: CommandAPDU) -> ResponseAPDU {
+        guard command.p2 == 0x00 else { return ResponseAPDU(statusWord: .incorrectP1P2) }
+        let data: [UInt8]
+        switch command.p1 {
+        case 0x00: data = uid
+        case 0x01: data = AnswerToReset.historicalBytes(of: answerToReset)
+        default: return ResponseAPDU(statusWord: .functionNotSupported)
+        }
+        // No Le or Le 00 asks for all of it; a shorter Le is told the length (6CXX).
+        if command.ne > 0, command.ne < data.count {
+            return ResponseAPDU(statusWord: StatusWord(0x6C00 | UInt16(data.count)))
+        }
+        return ResponseAPDU(data: data, statusWord: .success)
+    }
+
     private mutating func resetApplet() {
         applet.reset()
         resetCount += 1
@@ -110,6 +141,7 @@ public struct VirtualCard<Applet: CardApplet>: Sendable {
                     code: .malformedCommand,
                     message: "a command of \(bytes.count) bytes is not an APDU (\(reason)); answered 6700"))
         }
+        if command.cla == 0xFF, command.ins == 0xCA { return Output(reply: readerGetData(command).bytes) }
         let response = applet.respond(to: command).bytes
         guard response.count <= VPCDFrame.maximumPayloadLength else {
             return Output(

@@ -38,17 +38,19 @@ public final class VirtualCardLink<Applet: CardApplet>: Service, Sendable {
     ///
     /// - Parameters:
     ///   - answerToReset: the ATR the card gives (default ``VirtualCard/defaultAnswerToReset``).
+    ///   - uid: the UID PC/SC's GET DATA reports (default: a random one; see ``VirtualCard``).
     ///   - onEvent: called on the link's thread for each ``VirtualCardEvent``; keep it short.
-    /// - Throws: ``VPCDError/Code/invalidATR``.
+    /// - Throws: ``VPCDError/Code/invalidATR``, ``VPCDError/Code/invalidUID``.
     public init(
         applet: Applet,
         endpoint: VPCDEndpoint = .local,
         answerToReset: [UInt8] = VirtualCard<Applet>.defaultAnswerToReset,
+        uid: [UInt8]? = nil,
         reconnectDelay: ClosedRange<Duration> = .milliseconds(50) ... .seconds(1),
         connectTimeout: Duration = .seconds(5),
         onEvent: @escaping @Sendable (VirtualCardEvent) -> Void = { _ in }
     ) throws(VPCDError) {
-        self.card = Locked(try VirtualCard(applet: applet, answerToReset: answerToReset))
+        self.card = Locked(try VirtualCard(applet: applet, answerToReset: answerToReset, uid: uid))
         self.endpoint = endpoint
         // A zero delay would double to zero and spin; a millisecond is the floor.
         let floor = Duration.milliseconds(1)

@@ -40,6 +40,11 @@ extension Tap {
         var card: EmulatedCardSource = .visa
         @Option(help: ArgumentHelp("Answer to reset in hex (default 3B80800101: T=0 and T=1).", valueName: "hex"))
         var atr: String?
+        @Option(
+            help: ArgumentHelp(
+                "The UID PC/SC's GET DATA (FF CA 00 00) reports, 4, 7 or 10 bytes in hex (default: random, 08…).",
+                valueName: "hex"))
+        var uid: String?
         @Flag(
             inversion: .prefixedNo,
             help: "Whether the wallet verified the cardholder on the phone (CDCVM), re-armed for each transaction.")
@@ -60,6 +65,9 @@ extension Tap {
             _ = try endpoint()
             do {
                 try VirtualCard<WalletApplet>.checkAnswerToReset(Self.answerToReset(atr))
+                if let uid = try Self.uid(uid), ![4, 7, 10].contains(uid.count) {
+                    throw VPCDError(code: .invalidUID, message: "--uid must be 4, 7 or 10 bytes")
+                }
             } catch let error as VPCDError {
                 throw ValidationError(error.message)
             }
@@ -87,7 +95,9 @@ extension Tap {
             let keyCount = emulated.remainingKeyCount
             let applet = WalletApplet(card: emulated, cardholderVerifiedOnPhone: cdcvm)
 
-            let link = try VirtualCardLink(applet: applet, endpoint: endpoint, answerToReset: answerToReset) { event in
+            let link = try VirtualCardLink(
+                applet: applet, endpoint: endpoint, answerToReset: answerToReset, uid: try Self.uid(uid)
+            ) { event in
                 if let line = Self.line(for: event) { Self.printError(line) }
             }
             Self.printError(
@@ -120,6 +130,15 @@ extension Tap {
             let digits = text.filter { !$0.isWhitespace && $0 != ":" }
             guard let bytes = [UInt8](hex: digits) else {
                 throw ValidationError("--atr must be hex bytes, e.g. 3B80800101")
+            }
+            return bytes
+        }
+
+        /// The `--uid` bytes, spaces and colons allowed between digits; nil without the option.
+        static func uid(_ text: String?) throws -> [UInt8]? {
+            guard let text else { return nil }
+            guard let bytes = [UInt8](hex: text.filter { !$0.isWhitespace && $0 != ":" }) else {
+                throw ValidationError("--uid must be hex bytes, e.g. 08A1B2C3")
             }
             return bytes
         }
