@@ -26,12 +26,13 @@ public struct SessionEvents {
     }
 
     /// Starts a payment on `session` (with `digitalCardID`, or the default card), lets the cardholder authenticate
-    /// and reads up to `authenticationCompleted`; the events so far.
+    /// and reads up to `authenticationCompleted`; the events so far. Works for a session's first payment and for
+    /// the next one after a payment ended: the stream is read after starting, as the payment's own.
     public static func authenticated(_ session: ContactlessPaymentSession, digitalCardID: String? = nil) async throws
         -> SessionEvents
     {
-        var events = SessionEvents(session)
         await session.startPayment(withDigitalCardID: digitalCardID)
+        var events = SessionEvents(session)
         await events.authentication()?.proceed()
         guard case .authenticationCompleted = await events.next() else {
             throw SessionEventsError(names: events.names)

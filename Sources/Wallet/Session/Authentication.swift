@@ -1,12 +1,15 @@
 /// The session's request for the cardholder's authentication (Thales: the value of `authenticationRequired`):
-/// ``proceed()`` shows the device's biometric or passcode prompt, ``cancel()`` ends the session with `cancelled`.
+/// ``proceed()`` shows the device's biometric or passcode prompt, ``cancel()`` ends the payment with `cancelled`.
+///
+/// It belongs to the payment that asked: once that payment has ended, both do nothing.
 public struct Authentication: Sendable {
     let session: ContactlessPaymentSession
+    let paymentID: Int
 
-    /// Authenticates the cardholder now; the session continues with `authenticationCompleted` or ends with the
+    /// Authenticates the cardholder now; the payment continues with `authenticationCompleted` or ends with the
     /// authentication's error.
-    public func proceed() async { await session.authenticate() }
+    public func proceed() async { await session.authenticate(paymentID: paymentID) }
 
-    /// Ends the session with ``ContactlessPaymentSessionError/Code/cancelled``.
-    public func cancel() async { await session.cancel() }
+    /// Ends the payment with ``ContactlessPaymentSessionError/Code/cancelled``.
+    public func cancel() async { await session.cancel(paymentID: paymentID) }
 }

@@ -40,7 +40,7 @@ final class SessionCore: @unchecked Sendable {
     private var phase = Phase.awaitingAuthentication
     private var authenticatedAt: Date?
     private var emulationStartedAt: Date?
-    /// `posConnected` was sent and no `posDisconnected` since.
+    /// `posConnected` was sent and no `posDisconnected` since: the reader's field detections are not reported again.
     private var posAnnounced = false
     /// A reader sent a command since the card was last powered or reset.
     private var connected = false
@@ -86,16 +86,20 @@ final class SessionCore: @unchecked Sendable {
             authenticatedAt = clock()
             card.authenticateCardholder()
             events.yield(.authenticationCompleted)
+            // Thales: after authenticationCompleted, a reader already at the phone is reported.
+            if connected { announceReaderLocked() }
             return true
         }
     }
 
-    /// Starts emulation; a second call while emulating (or after the transaction) does nothing.
-    func startEmulation() throws(ContactlessPaymentSessionError) {
+    /// Starts emulation; true when it started now (the emulation sheet goes up), false for a second call while
+    /// emulating or after the transaction.
+    @discardableResult
+    func startEmulation() throws(ContactlessPaymentSessionError) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         switch phase {
-        case .emulating, .completed: return
+        case .emulating, .completed: return false
         case .failed: throw outcome?.failure ?? ContactlessPaymentSessionError(.unknown, "the session has ended")
         case .awaitingAuthentication:
             throw ContactlessPaymentSessionError(.unknown, "emulation starts after authenticationCompleted")
@@ -107,6 +111,7 @@ final class SessionCore: @unchecked Sendable {
             }
             phase = .emulating
             emulationStartedAt = clock()
+            return true
         }
     }
 
@@ -164,10 +169,7 @@ final class SessionCore: @unchecked Sendable {
         guard checkDeadlinesLocked() else { return ResponseAPDU(statusWord: CardStatus.wrongState) }
         if !connected {
             connected = true
-            if !posAnnounced, phase != .failed {
-                posAnnounced = true
-                events.yield(.posConnected)
-            }
+            announceReaderLocked()
         }
         switch phase {
         case .awaitingAuthentication, .authenticated:
@@ -297,6 +299,16 @@ final class SessionCore: @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// Reports a reader's arrival with `posConnected`, by the rules on ``ContactlessPaymentSession/Event/posConnected``:
+    /// only after `authenticationCompleted` and before the transaction ends, and once until a `posDisconnected` asks
+    /// for another tap. So while the emulation sheet is up, a reader seen again — re-polling after the field-detect
+    /// `posConnected`, or back in the field without a transaction cut short — is not reported.
+    private func announceReaderLocked() {
+        guard phase == .authenticated || phase == .emulating, !posAnnounced else { return }
+        posAnnounced = true
+        events.yield(.posConnected)
     }
 
     private func failLocked(_ error: ContactlessPaymentSessionError) {

@@ -34,7 +34,8 @@ struct WalletHarness {
         let device = DeviceEnvironment(
             nfcPermissionGranted: nfcPermission, isEligibleForContactless: eligible,
             integrityCheck: { phone.integrity },
-            authenticateUser: { reason in cardholder.authenticate(reason) })
+            authenticateUser: { reason in cardholder.authenticate(reason) },
+            updateEmulationSheet: { update in phone.updateSheet(update) })
         wallet = DigitalWallet(
             configuration: WalletConfiguration(
                 walletID: "wallet-1", deviceID: "device-1", issuer: issuer.walletService, storage: storage,
@@ -71,6 +72,15 @@ struct WalletHarness {
         await channel.presentCard()
         return await kernel.perform(
             TransactionRequest(amount: Amount(minorUnits: minorUnits, currency: .eur), type: type), over: channel)
+    }
+
+    /// A reader's field finds the phone and the reader leaves without a transaction: it powers the card and
+    /// selects an application the card does not have (a transit gate's, say).
+    func readerPassesBy() async throws {
+        await channel.presentCard()
+        let response = try await channel.transmit(try CommandAPDU.select(name: [0xA0, 0x00, 0x00, 0x09, 0x99, 0x01]))
+        guard response.statusWord != .success else { throw HarnessError("the card has the passer-by's application") }
+        await channel.presentCard()
     }
 
     /// A session on the harness's field.
