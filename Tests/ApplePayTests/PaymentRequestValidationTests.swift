@@ -7,16 +7,21 @@ import Testing
 struct Breakage: Sendable, CustomTestStringConvertible {
     let rule: String
     let expected: PaymentRequestError
+    /// The rules that catch it: PassKit's, or the strict ones for a rule PassKit does not enforce.
+    let rules: PaymentRequest.ValidationRules
     let mutate: @Sendable (inout PaymentRequest) -> Void
 
-    init(_ rule: String, _ expected: PaymentRequestError, _ mutate: @escaping @Sendable (inout PaymentRequest) -> Void)
-    {
+    init(
+        _ rule: String, _ expected: PaymentRequestError, rules: PaymentRequest.ValidationRules = .passKit,
+        _ mutate: @escaping @Sendable (inout PaymentRequest) -> Void
+    ) {
         self.rule = rule
         self.expected = expected
+        self.rules = rules
         self.mutate = mutate
     }
 
-    var testDescription: String { "\(rule) → \(expected.code)" }
+    var testDescription: String { "\(rule) → \(expected.code)\(rules == .strict ? " (strict)" : "")" }
 
     static let all: [Breakage] = [
         Breakage("empty merchant identifier", .merchantIdentifierMissing) { $0.merchantIdentifier = "" },
@@ -49,7 +54,9 @@ struct Breakage: Sendable, CustomTestStringConvertible {
             let huge = Decimal(string: "1e30")!
             $0.paymentSummaryItems = [.item("Book", huge), .item("Total", huge)]
         },
-        Breakage("total not the sum", .totalMismatch) { $0.paymentSummaryItems[2] = .item("Total", 26) },
+        Breakage("total not the sum", .totalMismatch, rules: .strict) {
+            $0.paymentSummaryItems[2] = .item("Total", 26)
+        },
         Breakage("negative total", .negativeTotal) {
             $0.paymentSummaryItems = [.item("Refund", -5), .item("Total", -5)]
         },
@@ -156,8 +163,27 @@ struct PaymentRequestValidationTests {
     func brokenRule(_ breakage: Breakage) {
         var request = PaymentRequestSamples.basic
         breakage.mutate(&request)
-        let error = #expect(throws: PaymentRequestError.self) { try request.validate() }
+        let error = #expect(throws: PaymentRequestError.self) { try request.validate(breakage.rules) }
         #expect(error?.code == breakage.expected.code, "\(error?.description ?? "no error")")
+        // The strict rules catch everything PassKit's do.
+        if breakage.rules == .passKit {
+            #expect(throws: breakage.expected) { try request.validate(.strict) }
+        }
+    }
+
+    @Test("PassKit does not require the total to be the sum of the items; the strict rules do")
+    func totalNotTheSum() throws {
+        var request = PaymentRequestSamples.basic
+        request.paymentSummaryItems = [.item("Book", 20), .item("Gift wrap", 3), .item("Total", 26)]
+        try request.validate()
+        try request.validate(.passKit)
+        #expect(try request.totalAmount() == Amount(minorUnits: 2_600, currency: .usd))
+        let error = #expect(throws: PaymentRequestError.totalMismatch) { try request.validate(.strict) }
+        #expect(error?.message.contains("26") == true)
+        #expect(PaymentRequest.ValidationRules() == .passKit)
+        // Strict rules with every item adding up: valid.
+        request.paymentSummaryItems[2] = .item("Total", 23)
+        try request.validate(.strict)
     }
 
     @Test("every validation code has a breakage that yields it (malformedJSON comes from decoding)")

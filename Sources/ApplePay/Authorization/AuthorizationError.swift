@@ -18,7 +18,7 @@ public struct AuthorizationError: CodedError {
 
         private init(_ base: Base) { self.base = base }
 
-        /// The request fails ``PaymentRequest/validate()`` (``AuthorizationError/underlying`` has why).
+        /// The request fails ``PaymentRequest/validate(_:)`` (``AuthorizationError/underlying`` has why).
         public static let invalidRequest = Code(.invalidRequest)
         /// The device does not support Apple Pay.
         public static let paymentsUnavailable = Code(.paymentsUnavailable)

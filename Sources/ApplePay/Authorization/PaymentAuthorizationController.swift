@@ -57,6 +57,17 @@ public actor PaymentAuthorizationController {
         shippingContact = paymentRequest.shippingContact
     }
 
+    /// A sheet for `paymentRequest` on the device's wallet (``SimulatedWallet/current``, as it is now), answered by
+    /// `delegate`, whose tokens `tokenMaker` makes.
+    public init(
+        paymentRequest: PaymentRequest, delegate: any PaymentAuthorizationControllerDelegate,
+        tokenMaker: @escaping PaymentTokenMaker
+    ) {
+        self.init(
+            paymentRequest: paymentRequest, wallet: SimulatedWallet.current, delegate: delegate,
+            tokenMaker: tokenMaker)
+    }
+
     /// Opens the sheet.
     ///
     /// - Throws: ``AuthorizationError/Code/invalidRequest`` (with the validation error),

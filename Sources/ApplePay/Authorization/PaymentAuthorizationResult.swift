@@ -1,7 +1,8 @@
 /// The merchant's answer to an authorized payment, as PassKit's `PKPaymentAuthorizationResult`.
 public struct PaymentAuthorizationResult: Hashable, Sendable {
-    /// Whether the merchant processed the payment, as PassKit's `PKPaymentAuthorizationStatus` (its two
-    /// non-deprecated cases).
+    /// Whether the merchant processed the payment, as PassKit's `PKPaymentAuthorizationStatus` (the two cases the
+    /// sheet acts on; ``PaymentAuthorizationResult/init(_:)`` maps the older ``PaymentAuthorizationStatus`` values
+    /// onto them).
     public enum Status: String, Hashable, Sendable, CaseIterable {
         /// The payment went through; the sheet closes.
         case success

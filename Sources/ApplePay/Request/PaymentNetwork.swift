@@ -6,7 +6,7 @@
 /// PassKit's constants hold; Apple does not document the later ones, which follow its spelling of the brand (and
 /// decoding ignores case, so `Mada` and `mada` read the same).
 ///
-/// ``allCases`` lists every network PassKit defines; ``PaymentRequest/validate()`` rejects any other. JSON holds
+/// ``allCases`` lists every network PassKit defines; ``PaymentRequest/validate(_:)`` rejects any other. JSON holds
 /// the raw value; decoding also accepts a known network in another case (`visa`, `amex`), as Apple Pay on the Web
 /// spells them, and maps it to PassKit's spelling.
 public struct PaymentNetwork: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {

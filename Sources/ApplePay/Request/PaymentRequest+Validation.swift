@@ -2,7 +2,8 @@ public import EMV
 public import Foundation
 
 extension PaymentRequest {
-    /// Checks every rule PassKit enforces before it shows a sheet, throwing the first broken one.
+    /// Checks every rule PassKit enforces before it shows a sheet — and, with ``ValidationRules/strict``, the
+    /// stricter ones a merchant opts into — throwing the first broken one.
     ///
     /// The rules, in the order checked:
     /// 1. `merchantIdentifier` is not empty; `countryCode` is ISO 3166-1 alpha-2; `currencyCode` is ISO 4217.
@@ -12,9 +13,10 @@ extension PaymentRequest {
     /// 5. There is at least one summary item, and every item and shipping method has a label.
     /// 6. Every amount — items, shipping methods, thresholds, token contexts, the recurring, reload and deferred
     ///    requests' items — has at most the currency's ISO 4217 minor-unit digits and fits 64-bit minor units.
-    /// 7. The total is the last item. It equals the sum of every item before it (discounts are negative items;
-    ///    pending items count with their estimated amount), it is not negative, and it is pending when any item
-    ///    before it is pending (a total with an unknown part is not final).
+    /// 7. The total is the last item. It is not negative, and it is pending when any item before it is pending (a
+    ///    total with an unknown part is not final). Only under ``ValidationRules/strict``: it equals the sum of
+    ///    every item before it (discounts are negative items; pending items count with their estimated amount).
+    ///    PassKit does not require that, since the items need not break the total down completely.
     /// 8. Recurring items repeat every 1 or more units and do not end before they start; reload thresholds are
     ///    not negative; a deferred payment's free cancellation date is not after its deferred date.
     /// 9. At most one of recurring, automatic reload, deferred and multi-token (non-empty contexts) is set.
@@ -22,18 +24,19 @@ extension PaymentRequest {
     ///     identifiers and non-negative amounts, whose sum is at most the total.
     /// 11. Shipping method identifiers are non-empty and unique, and date ranges do not end before they start.
     ///
+    /// - Parameter rules: PassKit's (the default) or ``ValidationRules/strict``.
     /// - Throws: ``PaymentRequestError`` with the broken rule's code.
-    public func validate() throws(PaymentRequestError) {
+    public func validate(_ rules: ValidationRules = .passKit) throws(PaymentRequestError) {
         let currency = try validateCodes()
         try validateNetworksAndCapabilities()
-        try validateItems(currency: currency)
+        try validateItems(currency: currency, rules: rules)
         try validatePaymentTypes()
         try validateShippingMethods()
     }
 
     /// The total as an exact amount in minor units of the request's currency, for a token.
     ///
-    /// - Throws: what ``validate()`` throws for an invalid request.
+    /// - Throws: what ``validate(_:)`` throws, under PassKit's rules, for an invalid request.
     public func totalAmount() throws(PaymentRequestError) -> Amount {
         try validate()
         // validate() proved both exist and that the total converts.
@@ -82,7 +85,7 @@ extension PaymentRequest {
         }
     }
 
-    private func validateItems(currency: Currency) throws(PaymentRequestError) {
+    private func validateItems(currency: Currency, rules: ValidationRules) throws(PaymentRequestError) {
         guard let total else {
             throw PaymentRequestError(code: .noSummaryItems, message: "paymentSummaryItems is empty: no total")
         }
@@ -103,7 +106,7 @@ extension PaymentRequest {
                 code: .pendingTotalRequired,
                 message: "paymentSummaryItems[\(pending)] is pending, so the total (\(last)) must be pending too")
         }
-        guard total.amount == sum else {
+        if rules.totalEqualsSumOfItems, total.amount != sum {
             throw PaymentRequestError(
                 code: .totalMismatch,
                 message: "the total (\(last)) is \(total.amount), the \(parts.count) items before it add up to \(sum)")

@@ -4,7 +4,7 @@ public import Foundation
 /// A request for payment, in the shape of PassKit's `PKPaymentRequest`: who is paid, in which currency and
 /// country, with which networks and capabilities, for which items, and what the sheet must collect.
 ///
-/// ``validate()`` checks every rule PassKit enforces at run time and throws a ``PaymentRequestError`` naming the
+/// ``validate(_:)`` checks every rule PassKit enforces at run time and throws a ``PaymentRequestError`` naming the
 /// one broken. The JSON form (``init(json:)``, ``json()``) is the one `tap applepay request --validate` reads; see
 /// `Examples/ApplePay/payment-request.json`: property names as here, amounts as decimal strings, dates ISO 8601,
 /// `applicationData` base64, networks by Apple's raw value, capabilities and contact fields by name.
@@ -19,7 +19,7 @@ public struct PaymentRequest: Hashable, Sendable, Codable {
     public var supportedNetworks: [PaymentNetwork]
     /// The merchant's processing capabilities; must include ``MerchantCapability/threeDSecure``.
     public var merchantCapabilities: MerchantCapability
-    /// The lines of the sheet; the last one is the total (see ``validate()``).
+    /// The lines of the sheet; the last one is the total (see ``validate(_:)``).
     public var paymentSummaryItems: [SummaryItem]
     /// The shipping methods offered; the first is preselected.
     public var shippingMethods: [ShippingMethod]

@@ -52,7 +52,8 @@ public struct PaymentRequestError: CodedError {
         public static let invalidAmount = Code(.invalidAmount)
         /// An amount has more fraction digits than the currency's ISO 4217 minor unit (12.345 EUR, 1.5 JPY).
         public static let tooManyFractionDigits = Code(.tooManyFractionDigits)
-        /// The last summary item (the total) differs from the sum of the items before it.
+        /// The last summary item (the total) differs from the sum of the items before it; checked only under
+        /// ``PaymentRequest/ValidationRules/strict``, since PassKit allows it.
         public static let totalMismatch = Code(.totalMismatch)
         /// The total is below zero.
         public static let negativeTotal = Code(.negativeTotal)

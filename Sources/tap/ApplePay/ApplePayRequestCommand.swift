@@ -11,12 +11,16 @@ extension Tap.ApplePayCommand {
             abstract: "Check an Apple Pay payment request (PKPaymentRequest as JSON).",
             discussion: """
                 Reads the JSON form of ApplePay.PaymentRequest (see Examples/ApplePay/payment-request.json) and \
-                prints "valid" with a summary, or the broken rule's error code and message and exits 1.
+                prints "valid" with a summary, or the broken rule's error code and message and exits 1. \
+                PassKit's rules by default; --strict also requires the total to equal the sum of the items.
                 """
         )
 
         @Option(name: .customLong("validate"), help: "The payment request JSON file to validate.")
         var file: String
+
+        @Flag(help: "Also require the total to equal the sum of the items before it (PassKit does not).")
+        var strict = false
 
         func run() throws {
             let data: Data
@@ -27,7 +31,7 @@ extension Tap.ApplePayCommand {
             }
             do {
                 let request = try PaymentRequest(json: data)
-                try request.validate()
+                try request.validate(strict ? .strict : .passKit)
                 print("valid")
                 print(Self.summary(request))
             } catch {
