@@ -69,4 +69,66 @@ import Wallet
             #expect(try await gateway.balance(funding) == TestCards.balance - 1_234)
         }
     }
+
+    /// Scenario A end to end: the cardholder starts with the Visa card, cancels, and pays with the Mastercard card
+    /// on the same session; the merchant's reader reads the Mastercard token and the PSP charges its funding card.
+    @Test func afterACancelTheSameSessionPaysWithTheOtherCardAtTapToPay() async throws {
+        try await TestGateway.with { gateway in
+            let repository = SQLIssuerRepository(database: gateway.application.database)
+            let host = IssuerHost(keys: try #require(gateway.application.embeddedIssuerKeys), repository: repository)
+            let outbox = OneTimeCodeOutbox()
+            let digitization = DigitizationService(
+                vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: gateway.clock.function)
+            let wallet = DigitalWallet(
+                configuration: WalletConfiguration(
+                    walletID: "wallet-1", deviceID: "phone-1", issuer: IssuerWalletService(service: digitization),
+                    storage: InMemoryWalletStorage(), storageKey: SymmetricKey(size: .bits256),
+                    device: .alwaysAuthenticated, clock: gateway.clock.function))
+            let service = wallet.cardDigitizationService
+            var cards: [DigitalCard] = []
+            var fundings: [TestCard] = []
+            for scheme in [TestCard.Scheme.visa, .mastercard] {
+                let funding = try #require(TestCards.card(.approve, scheme))
+                let eligibility = try await service.checkEligibility(
+                    instrumentData: InstrumentData(
+                        fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
+                let pending = try await service.digitizeCard(
+                    withTNC: eligibility.termsAndConditions.accept(), eligibility: eligibility)
+                let code = try #require(await outbox.lastCode(for: pending.digitizationID))
+                cards.append(try await service.verifyIdentity(pending, code: code))
+                fundings.append(funding)
+            }
+            let (cardA, cardB) = (cards[0], cards[1])
+
+            let merchant = try await gateway.merchant()
+            let token = try await gateway.token(merchant)
+            let interface = LoopbackInterface()
+            let reader = gateway.reader(interface: interface)
+            try await reader.linkAccount(using: token)
+            let readerSession = try await reader.prepare(using: token)
+
+            let field = CardEmulationField()
+            let session = ContactlessPaymentSession(wallet: wallet, field: field)
+            var first = try await SessionEvents.authenticated(session, digitalCardID: cardA.digitalCardID)
+            try await session.startEmulation()
+            await session.cancel()
+            #expect(await first.rest().last == "error:cancelled")
+
+            var second = try await SessionEvents.authenticated(session, digitalCardID: cardB.digitalCardID)
+            try await session.startEmulation()
+            await interface.tap(LoopbackChannel(applet: field.applet))
+            let read = try await readerSession.readPaymentCard(
+                PaymentCardTransactionRequest(amount: 7.5, currencyCode: "EUR"))
+            #expect(read.outcome == .success)
+            #expect(await second.rest().last == "transactionCompleted")
+            #expect(second.completed?.scheme == .mastercard)
+
+            let payment = try await gateway.authorize(read, minorUnits: 750, for: merchant).get()
+            #expect(payment.status == .succeeded)
+            #expect(payment.card?.last4 == cardB.details.lastFour)
+            #expect(payment.card?.last4 != cardA.details.lastFour)
+            #expect(try await gateway.balance(fundings[1]) == TestCards.balance - 750)
+            #expect(try await gateway.balance(fundings[0]) == TestCards.balance)
+        }
+    }
 }
