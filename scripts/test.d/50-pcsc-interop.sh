@@ -98,6 +98,28 @@ for card in visa mastercard; do
     card_stop
 done
 
+# The test options pin what a reader draws or reads from its clock: two fresh cards read with the same options give
+# field 55 with those values and the same ARQC (the card's ATC starts over too).
+arqcs=()
+for run in 1 2; do
+    emulate visa
+    json=$(timeout 60 "$TAP" read --pcsc --reader "$READER" --json --unpredictable-number 1CE40A77 \
+        --transaction-date 261118 --transaction-time 093000 --terminal-country GB) || fail "tap read --pcsc with test options"
+    arqcs+=("$("$PY" -c '
+import json, sys
+sys.path.insert(0, "scripts/interop")
+from verify_arqc import parse_flat_tlv
+tags = parse_flat_tlv(bytes.fromhex(json.load(sys.stdin)["iccData"]))
+fixed = {"9F37": "1CE40A77", "9A": "261118", "9F21": "093000", "9F1A": "0826"}
+wrong = [f"{t}={tags[t].hex().upper()}" for t, v in fixed.items() if t in tags and tags[t].hex().upper() != v]
+if wrong or not all(t in tags for t in ("9F37", "9A", "9F1A")):
+    sys.exit(f"test options not in field 55: {wrong or sorted(tags)}")
+print(tags["9F26"].hex().upper())' <<<"$json")") || fail "tap read --pcsc with test options: field 55"
+    card_stop
+done
+[ "${arqcs[0]}" = "${arqcs[1]}" ] || fail "the same test options gave ARQCs ${arqcs[0]} and ${arqcs[1]}"
+echo "tap read --pcsc --unpredictable-number --transaction-date --transaction-time --terminal-country: field 55 carries them, ARQC ${arqcs[0]} twice"
+
 # --- d. tap read --pcsc against real card traces -----------------------------------------------------------------
 # What each trace implies for a kernel holding only the shipped test CA keys (the traces' headers; the same outcomes
 # as the kernel's in-process replays, Tests/ReaderKernelTests/TraceReplayTests.swift):

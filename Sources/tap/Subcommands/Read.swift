@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardEmulator
 import EMV
+import Foundation
 import ReaderKernel
 import SmartCard
 
@@ -21,6 +22,10 @@ extension Tap {
                 With --issuer-profile (visa, mastercard or a profile file) the ARQC is verified under that profile's \
                 issuer master keys: only our test cards can be checked this way.
 
+                Test options: --unpredictable-number, --transaction-date, --transaction-time and --terminal-country \
+                fix what a reader otherwise draws or reads from its clock and configuration, so a test gets the same \
+                card data every time and a recorded exchange whose signatures cover those values replays.
+
                 Exit status: 0 when the kernel reached an outcome (any outcome, including Try Again after the card \
                 left); 1 on an error (no pcscd, no reader, no card in time, bad arguments), or when the ARQC check \
                 asked for fails.
@@ -36,23 +41,82 @@ extension Tap {
         @Option(help: "Verify the ARQC under this test profile's issuer master keys: visa, mastercard or a file.")
         var issuerProfile: String?
         @Option(help: "A CA public key list (JSON) to use besides the test CA keys.") var caKeys: String?
+        @Option(help: ArgumentHelp("Test option: the Unpredictable Number (9F37), 4 bytes.", valueName: "hex"))
+        var unpredictableNumber: String?
+        @Option(help: ArgumentHelp("Test option: the Transaction Date (9A), in UTC.", valueName: "YYMMDD"))
+        var transactionDate: String?
+        @Option(
+            help: ArgumentHelp(
+                "Test option: the Transaction Time (9F21), in UTC (default 12:00:00 with --transaction-date).",
+                valueName: "HHMMSS"))
+        var transactionTime: String?
+        @Option(help: ArgumentHelp("Test option: the Terminal Country Code (9F1A).", valueName: "alpha-2"))
+        var terminalCountry: String?
         @Flag(help: "Also print each exchange's raw bytes (card data masked).") var trace = false
         @Flag(help: "Print the transaction as JSON.") var json = false
 
         func validate() throws {
             guard pcsc else { throw ValidationError("choose how to reach the card: --pcsc") }
             guard timeout > 0, timeout < 86_400 else { throw ValidationError("--timeout must be 0 to 86400 seconds") }
+            _ = try replay()
+        }
+
+        /// What the test options fix: the Unpredictable Number, the moment (UTC), the terminal's country.
+        struct Replay {
+            var unpredictableNumber: [UInt8]?
+            var date: Date?
+            var country: Country?
+        }
+
+        /// The test options parsed.
+        func replay() throws -> Replay {
+            var replay = Replay()
+            if let unpredictableNumber {
+                guard let bytes = [UInt8](hex: unpredictableNumber), bytes.count == 4 else {
+                    throw ValidationError("--unpredictable-number must be 4 bytes of hex, e.g. 1CE40A77")
+                }
+                replay.unpredictableNumber = bytes
+            }
+            if transactionTime != nil, transactionDate == nil {
+                throw ValidationError("--transaction-time needs --transaction-date")
+            }
+            if let transactionDate {
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                formatter.dateFormat = "yyMMddHHmmss"
+                formatter.isLenient = false
+                let text = transactionDate + (transactionTime ?? "120000")
+                guard text.count == 12, text.allSatisfy(\.isASCII), let date = formatter.date(from: text) else {
+                    throw ValidationError("--transaction-date is YYMMDD and --transaction-time HHMMSS, both valid")
+                }
+                replay.date = date
+            }
+            if let terminalCountry {
+                guard let country = Country(alpha2: terminalCountry.uppercased()) else {
+                    throw ValidationError("--terminal-country must be an ISO 3166 alpha-2 code, e.g. DE")
+                }
+                replay.country = country
+            }
+            return replay
         }
 
         func run() async throws {
             let amount = try Amount(argument: amount, currency: currency)
-            let configuration = ReaderConfiguration.default(caPublicKeys: try CardKeys.caPublicKeys(adding: caKeys))
+            let replay = try replay()
+            var configuration = ReaderConfiguration.default(caPublicKeys: try CardKeys.caPublicKeys(adding: caKeys))
+            if let country = replay.country { configuration.terminalCountry = country }
             let profile = try issuerProfile.map(CardKeys.issuerProfile)
             let session = try ReaderSession.connect(reader: reader, timeout: timeout, quiet: json)
             // Reset on the way out: the next tap starts with a card fresh from power-up, as a real tap does.
             defer { session.channel.disconnect(reset: true) }
-            let result = await ReaderKernel(configuration: configuration)
-                .perform(TransactionRequest(amount: amount), over: session.channel)
+            var kernel = ReaderKernel(configuration: configuration)
+            if let date = replay.date {
+                kernel.clock = { date }
+                kernel.timeZone = TimeZone(identifier: "UTC") ?? kernel.timeZone
+            }
+            if let number = replay.unpredictableNumber { kernel.unpredictableNumbers = { number } }
+            let result = await kernel.perform(TransactionRequest(amount: amount), over: session.channel)
             var issuer: IssuerCheck?
             if let profile, let authorization = result.outcome.authorizationData, authorization.mode == .emv {
                 issuer = try IssuerCheck(profile: profile, authorization: authorization)
