@@ -56,6 +56,31 @@ struct DynamicDataAuthenticationTests {
         #expect(numbers.count == 2, "each INTERNAL AUTHENTICATE signs a new ICC Dynamic Number")
     }
 
+    @Test("a contact terminal's GPO (PDOL data without a TTQ) runs the Visa card's contact application")
+    func visaContactGPO() throws {
+        var (profile, card) = try Fixtures.visa()
+        _ = card.respond(to: try .select(name: profile.applications[0].aid.bytes))
+        let noTTQ = Fixtures.visaPDOLData(ttq: [])
+        let response = card.respond(to: try .getProcessingOptions(pdolData: noTTQ))
+        #expect(response.statusWord == .success)
+        let gpo = try TLV.parseOne(response.data)
+        #expect(gpo.children.map(\.tag) == [.applicationInterchangeProfile, .applicationFileLocator])
+        // Then the cryptogram by GENERATE AC with CDOL1 (an ARQC asked for), which the issuer verifies.
+        let cdol1 = try #require(profile.cdol1)
+        let cdol1Data =
+            Fixtures.n12(1_234) + Fixtures.n12(0) + [0x08, 0x26] + [0, 0, 0, 0, 0] + [0x08, 0x26]
+            + Fixtures.transactionDate + [0x00] + [0xDE, 0xAD, 0xBE, 0xEF]
+        #expect(cdol1Data.count == (try DataObjectList(cdol1.bytes)).relatedDataLength)
+        let generateAC = card.respond(
+            to: try CommandAPDU(cla: 0x80, ins: 0xAE, p1: 0x80, p2: 0x00, data: cdol1Data, ne: 256))
+        #expect(generateAC.statusWord == .success)
+        let answer = try TLV.parseOne(generateAC.data)
+        #expect(try answer.bytes(.cryptogramInformationData) == [0x80])
+        #expect(
+            try Fixtures.issuerVerifies(
+                profile, sent: [(profile.pdol, noTTQ), (cdol1, cdol1Data)], received: [gpo, answer]))
+    }
+
     @Test("INTERNAL AUTHENTICATE: 6985 before selection and on a card without DDA; 6A86 for P1/P2; 6700 empty")
     func refusals() throws {
         var unselected = try Fixtures.card(try CardProfile.visaTest)

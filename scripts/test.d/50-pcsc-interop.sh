@@ -3,6 +3,7 @@
 # card (`tap emulate --vpcd`), and reader software nobody here wrote.
 #   a. emvtool (PyPI emv 1.0.14): listapps, appdata 0, info, cap against the Visa and the Mastercard profile
 #   b. scripts/interop/contactless_flow.py (pyscard): PPSE, SELECT, GPO with full PDOL data, READ RECORD per AFL;
+#      scripts/interop/contact_flow.py (pyscard): a contact transaction, DDA and CDA checked from the EMV books;
 #      scripts/interop/reader_get_data.py (pyscard): PC/SC GET DATA (UID, historical bytes) under a contactless ATR
 #   c. `tap read --pcsc` against `tap emulate --vpcd`: Online Request, ARQC verified by tap and by pyemv
 #   d. `tap read --pcsc` against scripts/interop/trace_card.py replaying real card traces: the trace's outcome
@@ -74,6 +75,12 @@ for card in visa mastercard; do
     emulate "$card"
     timeout 30 "$PY" scripts/interop/contactless_flow.py --reader "$READER" --aid "$aid" --pan "$pan" --expiry "$expiry" \
         || fail "contactless flow against $card"
+    card_stop
+    # A contact terminal under the default ATR (T=0 and T=1): GPO without a TTQ, records, DDA where the AIP offers
+    # it, GENERATE AC with CDOL1 and CDA where the AIP offers it, every signature checked from the EMV books.
+    emulate "$card"
+    timeout 30 "$PY" scripts/interop/contact_flow.py --reader "$READER" --aid "$aid" \
+        --ca-file Sources/CardEmulator/Profiles/test-ca.json || fail "contact flow against $card"
     card_stop
 done
 
