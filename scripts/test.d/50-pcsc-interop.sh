@@ -90,6 +90,9 @@ card_start emulate-visa-contactless "$TAP" emulate --vpcd "$VPCD" --card visa \
     --atr 3B8F8001804F0CA0000003060300030000000068 --uid 04A1B2C3D4E5F6
 timeout 30 "$PY" scripts/interop/reader_get_data.py --reader "$READER" --uid 04A1B2C3D4E5F6 \
     || fail "PC/SC GET DATA against the contactless ATR"
+read -r aid pan expiry _ < <(profile_facts visa)
+timeout 30 "$PY" scripts/interop/contactless_flow.py --reader "$READER" --aid "$aid" --pan "$pan" --expiry "$expiry" \
+    || fail "contactless flow under the contactless ATR"
 card_stop
 
 # --- c. tap read --pcsc against tap emulate --vpcd ------------------------------------------------------------
