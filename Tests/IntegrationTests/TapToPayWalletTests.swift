@@ -15,38 +15,57 @@ import Wallet
 /// Where it pays (a): the wallet's card at the TapToPay reader in process, the read sealed to the live gateway, the
 /// payment authorized by the gateway's issuer on the funding account.
 @Suite(.serialized) struct TapToPayWalletTests {
+    /// A wallet whose issuer is the gateway's: the same accounts, token vault and digitizations, in the gateway's
+    /// database; and where its one-time codes go.
+    static func wallet(on gateway: TestGateway) throws -> (DigitalWallet, OneTimeCodeOutbox) {
+        let repository = SQLIssuerRepository(database: gateway.application.database)
+        let host = IssuerHost(keys: try #require(gateway.application.embeddedIssuerKeys), repository: repository)
+        let outbox = OneTimeCodeOutbox()
+        let digitization = DigitizationService(
+            vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: gateway.clock.function)
+        let wallet = DigitalWallet(
+            configuration: WalletConfiguration(
+                walletID: "wallet-1", deviceID: "phone-1", issuer: IssuerWalletService(service: digitization),
+                storage: InMemoryWalletStorage(), storageKey: SymmetricKey(size: .bits256),
+                device: .alwaysAuthenticated, clock: gateway.clock.function))
+        return (wallet, outbox)
+    }
+
+    /// `funding` digitized into `wallet`: eligibility, terms accepted, the one-time code from `codes`.
+    static func digitize(
+        _ funding: TestCard, into wallet: DigitalWallet, codes: OneTimeCodeOutbox
+    ) async throws -> DigitalCard {
+        let service = wallet.cardDigitizationService
+        let eligibility = try await service.checkEligibility(
+            instrumentData: InstrumentData(
+                fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
+        let pending = try await service.digitizeCard(
+            withTNC: eligibility.termsAndConditions.accept(), eligibility: eligibility)
+        let code = try #require(await codes.lastCode(for: pending.digitizationID))
+        return try await service.verifyIdentity(pending, code: code)
+    }
+
+    /// The merchant's phone: a reader linked and prepared for `merchant`, and its loopback interface.
+    static func merchantPhone(
+        _ gateway: TestGateway, _ merchant: TestMerchant
+    ) async throws -> (LoopbackInterface, PaymentCardReaderSession) {
+        let token = try await gateway.token(merchant)
+        let interface = LoopbackInterface()
+        let reader = gateway.reader(interface: interface)
+        try await reader.linkAccount(using: token)
+        return (interface, try await reader.prepare(using: token))
+    }
+
     @Test(arguments: [TestCard.Scheme.visa, .mastercard])
     func theWalletPaysAtTapToPayAndThePSPApproves(scheme: TestCard.Scheme) async throws {
         try await TestGateway.with { gateway in
-            // The wallet's issuer is the gateway's: the same accounts, token vault and digitizations, in the
-            // gateway's database.
-            let repository = SQLIssuerRepository(database: gateway.application.database)
-            let host = IssuerHost(keys: try #require(gateway.application.embeddedIssuerKeys), repository: repository)
-            let outbox = OneTimeCodeOutbox()
-            let digitization = DigitizationService(
-                vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: gateway.clock.function)
-            let wallet = DigitalWallet(
-                configuration: WalletConfiguration(
-                    walletID: "wallet-1", deviceID: "phone-1", issuer: IssuerWalletService(service: digitization),
-                    storage: InMemoryWalletStorage(), storageKey: SymmetricKey(size: .bits256),
-                    device: .alwaysAuthenticated, clock: gateway.clock.function))
+            let (wallet, outbox) = try Self.wallet(on: gateway)
             let funding = try #require(TestCards.card(.approve, scheme))
-            let service = wallet.cardDigitizationService
-            let eligibility = try await service.checkEligibility(
-                instrumentData: InstrumentData(
-                    fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
-            let pending = try await service.digitizeCard(
-                withTNC: eligibility.termsAndConditions.accept(), eligibility: eligibility)
-            let code = try #require(await outbox.lastCode(for: pending.digitizationID))
-            let card = try await service.verifyIdentity(pending, code: code)
+            let card = try await Self.digitize(funding, into: wallet, codes: outbox)
 
             // The merchant's phone.
             let merchant = try await gateway.merchant()
-            let token = try await gateway.token(merchant)
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await reader.linkAccount(using: token)
-            let readerSession = try await reader.prepare(using: token)
+            let (interface, readerSession) = try await Self.merchantPhone(gateway, merchant)
 
             // The cardholder's phone: double-click, authenticate, emulate, tap.
             let field = CardEmulationField()
@@ -74,38 +93,18 @@ import Wallet
     /// on the same session; the merchant's reader reads the Mastercard token and the PSP charges its funding card.
     @Test func afterACancelTheSameSessionPaysWithTheOtherCardAtTapToPay() async throws {
         try await TestGateway.with { gateway in
-            let repository = SQLIssuerRepository(database: gateway.application.database)
-            let host = IssuerHost(keys: try #require(gateway.application.embeddedIssuerKeys), repository: repository)
-            let outbox = OneTimeCodeOutbox()
-            let digitization = DigitizationService(
-                vault: try #require(host.tokenVault), store: repository, codes: outbox, clock: gateway.clock.function)
-            let wallet = DigitalWallet(
-                configuration: WalletConfiguration(
-                    walletID: "wallet-1", deviceID: "phone-1", issuer: IssuerWalletService(service: digitization),
-                    storage: InMemoryWalletStorage(), storageKey: SymmetricKey(size: .bits256),
-                    device: .alwaysAuthenticated, clock: gateway.clock.function))
-            let service = wallet.cardDigitizationService
+            let (wallet, outbox) = try Self.wallet(on: gateway)
             var cards: [DigitalCard] = []
             var fundings: [TestCard] = []
             for scheme in [TestCard.Scheme.visa, .mastercard] {
                 let funding = try #require(TestCards.card(.approve, scheme))
-                let eligibility = try await service.checkEligibility(
-                    instrumentData: InstrumentData(
-                        fundingPAN: try PAN(funding.pan), expiry: try ExpiryDate(year: 2030, month: 12)))
-                let pending = try await service.digitizeCard(
-                    withTNC: eligibility.termsAndConditions.accept(), eligibility: eligibility)
-                let code = try #require(await outbox.lastCode(for: pending.digitizationID))
-                cards.append(try await service.verifyIdentity(pending, code: code))
+                cards.append(try await Self.digitize(funding, into: wallet, codes: outbox))
                 fundings.append(funding)
             }
             let (cardA, cardB) = (cards[0], cards[1])
 
             let merchant = try await gateway.merchant()
-            let token = try await gateway.token(merchant)
-            let interface = LoopbackInterface()
-            let reader = gateway.reader(interface: interface)
-            try await reader.linkAccount(using: token)
-            let readerSession = try await reader.prepare(using: token)
+            let (interface, readerSession) = try await Self.merchantPhone(gateway, merchant)
 
             let field = CardEmulationField()
             let session = ContactlessPaymentSession(wallet: wallet, field: field)
