@@ -15,9 +15,11 @@ import Wallet
 /// Where it pays (a): the wallet's card at the TapToPay reader in process, the read sealed to the live gateway, the
 /// payment authorized by the gateway's issuer on the funding account.
 @Suite(.serialized) struct TapToPayWalletTests {
-    /// A wallet whose issuer is the gateway's: the same accounts, token vault and digitizations, in the gateway's
-    /// database; and where its one-time codes go.
-    static func wallet(on gateway: TestGateway) throws -> (DigitalWallet, OneTimeCodeOutbox) {
+    /// A wallet on `device` whose issuer is the gateway's: the same accounts, token vault and digitizations, in the
+    /// gateway's database; and where its one-time codes go.
+    static func wallet(
+        on gateway: TestGateway, device: DeviceEnvironment = .alwaysAuthenticated
+    ) throws -> (DigitalWallet, OneTimeCodeOutbox) {
         let repository = SQLIssuerRepository(database: gateway.application.database)
         let host = IssuerHost(keys: try #require(gateway.application.embeddedIssuerKeys), repository: repository)
         let outbox = OneTimeCodeOutbox()
@@ -27,7 +29,7 @@ import Wallet
             configuration: WalletConfiguration(
                 walletID: "wallet-1", deviceID: "phone-1", issuer: IssuerWalletService(service: digitization),
                 storage: InMemoryWalletStorage(), storageKey: SymmetricKey(size: .bits256),
-                device: .alwaysAuthenticated, clock: gateway.clock.function))
+                device: device, clock: gateway.clock.function))
         return (wallet, outbox)
     }
 

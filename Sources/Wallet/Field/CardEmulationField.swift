@@ -21,6 +21,9 @@ public final class CardEmulationField: Sendable {
     /// such as emvtool send it through PC/SC; contactless readers send the PDOL data and are served the same.
     public let acceptsEmptyPDOLData: Bool
 
+    /// The phone's own field, which sessions made with ``ContactlessPaymentSession/init()`` present their cards on.
+    public static let shared = CardEmulationField()
+
     /// Creates a field with no card presented.
     public init(acceptsEmptyPDOLData: Bool = false) {
         self.acceptsEmptyPDOLData = acceptsEmptyPDOLData

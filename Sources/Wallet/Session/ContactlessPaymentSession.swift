@@ -55,6 +55,13 @@ public actor ContactlessPaymentSession {
     private var payment: Payment?
     private var nextPaymentID = 0
 
+    /// A session of the app's wallet (``DigitalWallet/shared``, set at start-up with ``DigitalWallet/configure(_:)``)
+    /// on the phone's field (``CardEmulationField/shared``), as Thales's `init()` makes one. Before the wallet is
+    /// configured the session fails with ``ContactlessPaymentSessionError/Code/systemEligibilityFailed``.
+    public init() {
+        self.init(wallet: DigitalWallet.shared ?? .notConfigured, field: .shared)
+    }
+
     /// A session of `wallet` that presents its card on `field`.
     public init(wallet: DigitalWallet, field: CardEmulationField) {
         self.wallet = wallet
@@ -190,7 +197,8 @@ public actor ContactlessPaymentSession {
         if payment.ended { return }
         payment.digitalCardID = record.digitalCardID
         let core = SessionCore(
-            card: card, profile: profile, events: payment.continuation, clock: configuration.clock,
+            card: card, digitalCardID: record.digitalCardID, profile: profile, events: payment.continuation,
+            clock: configuration.clock,
             limits: SessionCore.Limits(
                 maximumSessionDuration: configuration.maximumSessionDuration,
                 authenticationValidity: configuration.authenticationValidity),

@@ -27,6 +27,8 @@ final class SessionCore: @unchecked Sendable {
 
     private let lock = NSLock()
     private var card: EmulatedCard
+    /// The digital card the session presents.
+    private let digitalCardID: String
     private let events: AsyncStream<ContactlessPaymentSession.Event>.Continuation
     private let ended: AsyncStream<Void>.Continuation
     /// Yields once when the session reaches ``Phase/completed`` or ``Phase/failed``.
@@ -52,10 +54,12 @@ final class SessionCore: @unchecked Sendable {
     private(set) var outcome: Result<TransactionContext, ContactlessPaymentSessionError>?
 
     init(
-        card: EmulatedCard, profile: CardProfile, events: AsyncStream<ContactlessPaymentSession.Event>.Continuation,
+        card: EmulatedCard, digitalCardID: String, profile: CardProfile,
+        events: AsyncStream<ContactlessPaymentSession.Event>.Continuation,
         clock: @escaping @Sendable () -> Date, limits: Limits, integrityCheck: @escaping @Sendable () -> String?
     ) {
         self.card = card
+        self.digitalCardID = digitalCardID
         self.events = events
         (endSignal, ended) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.clock = clock
@@ -260,7 +264,8 @@ final class SessionCore: @unchecked Sendable {
     }
 
     private func complete(values: [Tag: [UInt8]], atc: UInt16) {
-        let context = TransactionContext(aid: selectedAID ?? [], values: values, scheme: card.scheme, atc: atc)
+        let context = TransactionContext(
+            aid: selectedAID ?? [], values: values, scheme: card.scheme, atc: atc, digitalCardID: digitalCardID)
         phase = .completed
         outcome = .success(context)
         events.yield(.transactionCompleted(context))

@@ -20,6 +20,8 @@ public struct TransactionContext: Sendable, Hashable, CustomStringConvertible {
     public let scheme: CardProfile.Scheme
     /// Whether it is a transit fare: the merchant category code (9F15), when the reader sent one, is a transit one.
     public let isTransit: Bool
+    /// The digital card that paid.
+    public let digitalCardID: String
     /// The ATC of the transaction.
     public let atc: UInt16
 
@@ -29,7 +31,8 @@ public struct TransactionContext: Sendable, Hashable, CustomStringConvertible {
         [0x41, 0x11], [0x41, 0x12], [0x41, 0x31], [0x47, 0x84], [0x75, 0x23],
     ]
 
-    init(aid: [UInt8], values: [Tag: [UInt8]], scheme: CardProfile.Scheme, atc: UInt16) {
+    init(aid: [UInt8], values: [Tag: [UInt8]], scheme: CardProfile.Scheme, atc: UInt16, digitalCardID: String) {
+        self.digitalCardID = digitalCardID
         self.aid = aid.hexString
         amount = Self.number(values[.amountAuthorised] ?? [])
         currencyCode = Self.number(values[.transactionCurrencyCode] ?? [])
