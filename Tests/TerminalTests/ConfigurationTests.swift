@@ -193,7 +193,7 @@ struct ConfigurationTests {
         }
     }
 
-    @Test("the 4th merchant on a phone within 24 h: connect fails with merchantBlocked")
+    @Test("the 4th merchant on a phone within 24 h: connect fails with deviceBanned(until)")
     func fourthMerchant() async throws {
         try await TestGateway.with { gateway in
             let deviceID = "shared-phone-7"
