@@ -223,7 +223,7 @@ actor ReaderCore {
             do {
                 channel = try await cancellable { try await interface.waitForCard() }
             } catch {
-                throw interrupted(or: "the contactless interface failed")
+                throw interrupted(interfaceFailed: true)
             }
             emit(.cardDetected)
             let result = await prepared.kernel.perform(plan.transaction, over: channel)
@@ -337,7 +337,7 @@ actor ReaderCore {
                 await interface.enterPIN(PINEntryRequest(readID: readID, deadline: deadline))
             }
         } catch {
-            throw interrupted(or: "the PIN pad failed")
+            throw interrupted(interfaceFailed: true)
         }
         emit(.pinEntryCompleted)
         if interruption != nil { throw interrupted() }
@@ -398,11 +398,12 @@ actor ReaderCore {
         }
     }
 
-    /// The error for an interrupted operation, its events emitted; when nothing interrupted it, the interface
-    /// failed (`cardReadFailed`), unless the app cancelled the task it reads in (`readCancelled`).
-    private func interrupted(or failure: String? = nil) -> any Error {
+    /// The error for an interrupted operation, its events emitted; when nothing interrupted it and
+    /// `interfaceFailed`, the interface (card wait or PIN pad) failed (`cardReadFailed`), unless the app cancelled
+    /// the task it reads in (`readCancelled`).
+    private func interrupted(interfaceFailed: Bool = false) -> any Error {
         if interruption == nil {
-            guard Task.isCancelled || failure == nil else { return failed(.cardReadFailed) }
+            guard Task.isCancelled || !interfaceFailed else { return failed(.cardReadFailed) }
             interruption = .readCancelled
         }
         switch interruption {
