@@ -20,7 +20,8 @@ import json
 import os
 import sys
 
-from contactless_flow import Card, Failure, dol_data, find, parse_dol, parse_tlv, terminal_data
+from contactless_flow import (Card, Failure, aip_and_afl, dol_data, find, parse_dol, parse_tlv, read_records,
+                              terminal_data)
 
 
 def sha1(*parts):
@@ -84,27 +85,17 @@ def main():
         gpo = parse_tlv(
             card.transmit(bytes([0x80, 0xA8, 0x00, 0x00, len(pdol_data) + 2, 0x83, len(pdol_data)]) + pdol_data + b"\0",
                           "GET PROCESSING OPTIONS"), "GPO")
-        if gpo and gpo[0][0] == 0x80:
-            aip, afl = gpo[0][1][:2], gpo[0][1][2:]
-        else:
-            aip, afl = find(gpo, 0x82), find(gpo, 0x94) or b""
+        aip, afl = aip_and_afl(gpo)
         if aip is None or not afl or len(afl) % 4:
             raise Failure("GPO without a TTQ: no AIP and AFL (did the card answer as contactless?)")
         if find(gpo, 0x9F26) is not None:
             raise Failure("GPO without a TTQ carried a cryptogram: the card ran its contactless path")
         records, static = [], b""
-        for i in range(0, len(afl), 4):
-            sfi, first, last, signed = afl[i] >> 3, afl[i + 1], afl[i + 2], afl[i + 3]
-            for number in range(first, last + 1):
-                name = f"READ RECORD SFI {sfi} record {number}"
-                raw = card.transmit(bytes([0x00, 0xB2, number, (sfi << 3) | 4, 0x00]), name)
-                nodes = parse_tlv(raw, name)
-                if len(nodes) != 1 or nodes[0][0] != 0x70:
-                    raise Failure(f"{name}: not a single record template 70")
-                records.extend(nodes)
-                if number < first + signed:
-                    # Book 3 10.3: SFI 1-10 sign the template's value, SFI 11-30 the whole record.
-                    static += nodes[0][1] if sfi <= 10 else raw
+        for sfi, _, raw, nodes, signed in read_records(card, afl):
+            records.extend(nodes)
+            if signed:
+                # Book 3 10.3: SFI 1-10 sign the template's value, SFI 11-30 the whole record.
+                static += nodes[0][1] if sfi <= 10 else raw
         tag_list = find(records, 0x9F4A)
         if tag_list == b"\x82":
             static += aip

@@ -127,6 +127,31 @@ def dol_data(entries, values):
     return out
 
 
+def aip_and_afl(gpo):
+    """The AIP and AFL of a GPO response: format 1 (80: AIP then AFL) or format 2 (77 with 82 and 94)."""
+    if gpo and gpo[0][0] == 0x80:
+        return gpo[0][1][:2], gpo[0][1][2:]
+    return find(gpo, 0x82), find(gpo, 0x94) or b""
+
+
+def read_records(card, afl):
+    """READ RECORD for every record the AFL names (Book 3, 10.2), each a single record template 70:
+    [(sfi, number, raw bytes, parsed nodes, whether the AFL marks it for offline data authentication)]."""
+    out = []
+    for i in range(0, len(afl), 4):
+        sfi, first, last, signed = afl[i] >> 3, afl[i + 1], afl[i + 2], afl[i + 3]
+        if not 1 <= sfi <= 30 or first == 0 or last < first:
+            raise Failure(f"AFL entry {afl[i:i + 4].hex().upper()} is invalid")
+        for number in range(first, last + 1):
+            name = f"READ RECORD SFI {sfi} record {number}"
+            raw = card.transmit(bytes([0x00, 0xB2, number, (sfi << 3) | 4, 0x00]), name)
+            nodes = parse_tlv(raw, name)
+            if len(nodes) != 1 or nodes[0][0] != 0x70:
+                raise Failure(f"{name}: not a single record template 70")
+            out.append((sfi, number, raw, nodes, number < first + signed))
+    return out
+
+
 class Card:
     def __init__(self, reader_name):
         names = [str(r) for r in readers()]
@@ -184,24 +209,10 @@ def main():
         command = bytes([0x80, 0xA8, 0x00, 0x00, len(data) + 2, 0x83, len(data)]) + data + b"\0"
         gpo_bytes = card.transmit(command, "GET PROCESSING OPTIONS")
         gpo = parse_tlv(gpo_bytes, "GPO")
-        if gpo and gpo[0][0] == 0x80:  # format 1: AIP then AFL
-            aip, afl = gpo[0][1][:2], gpo[0][1][2:]
-        else:
-            aip, afl = find(gpo, 0x82), find(gpo, 0x94) or b""
+        aip, afl = aip_and_afl(gpo)
         if aip is None or len(afl) % 4:
             raise Failure("GPO: no AIP or an AFL that is not a list of 4-byte entries")
-        records = []
-        for i in range(0, len(afl), 4):
-            sfi, first, last = afl[i] >> 3, afl[i + 1], afl[i + 2]
-            if not 1 <= sfi <= 30 or first == 0 or last < first:
-                raise Failure(f"AFL entry {afl[i:i + 4].hex().upper()} is invalid")
-            for record in range(first, last + 1):
-                name = f"READ RECORD SFI {sfi} record {record}"
-                body = card.transmit(bytes([0x00, 0xB2, record, (sfi << 3) | 4, 0x00]), name)
-                nodes = parse_tlv(body, name)
-                if len(nodes) != 1 or nodes[0][0] != 0x70:
-                    raise Failure(f"{name}: not a single record template 70")
-                records.append(nodes)
+        records = [nodes for _, _, _, nodes, _ in read_records(card, afl)]
         everything = gpo + [node for nodes in records for node in nodes]
         pan = find(everything, 0x5A)
         track2 = find(everything, 0x57)
