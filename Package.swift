@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "CardEmulator", targets: ["CardEmulator"]),
+        .library(name: "ValueAddedServices", targets: ["ValueAddedServices"]),
         .library(name: "ReaderKernel", targets: ["ReaderKernel"]),
         .library(name: "ApplePay", targets: ["ApplePay"]),
         .library(name: "TapToPay", targets: ["TapToPay"]),
@@ -127,9 +128,15 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // Apple's Value Added Services (loyalty passes): the protocol, the cryptogram and the reader's step.
+        .target(
+            name: "ValueAddedServices",
+            dependencies: ["EMV", "SmartCard", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictness
+        ),
         .target(
             name: "CardEmulator",
-            dependencies: ["EMV"],
+            dependencies: ["EMV", "ValueAddedServices"],
             resources: [.copy("Profiles")],
             swiftSettings: strictness
         ),
@@ -241,6 +248,14 @@ let package = Package(
             name: "EMVTests",
             dependencies: ["EMV"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "ValueAddedServicesTests",
+            dependencies: [
+                "ValueAddedServices", "CardEmulator", "EMV", "SmartCard",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictness
         ),
         .testTarget(

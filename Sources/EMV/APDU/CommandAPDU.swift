@@ -61,8 +61,8 @@ public struct CommandAPDU: Hashable, Sendable, CustomStringConvertible {
         self.init(unchecked: cla, ins, p1, p2, data, ne)
     }
 
-    /// For builders and the parser, whose lengths are valid by construction.
-    init(unchecked cla: UInt8, _ ins: UInt8, _ p1: UInt8, _ p2: UInt8, _ data: [UInt8] = [], _ ne: Int = 0) {
+    /// For builders and the parser, whose lengths are valid by construction (the package's other protocols' too).
+    package init(unchecked cla: UInt8, _ ins: UInt8, _ p1: UInt8, _ p2: UInt8, _ data: [UInt8] = [], _ ne: Int = 0) {
         self.cla = cla
         self.ins = ins
         self.p1 = p1
