@@ -162,7 +162,7 @@ let package = Package(
         .target(
             name: "TapToPay",
             dependencies: [
-                "EMV", "SmartCard", "ReaderKernel", "GatewayAPI", "CardEmulator",
+                "EMV", "SmartCard", "ReaderKernel", "GatewayAPI", "CardEmulator", "ValueAddedServices",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -181,7 +181,10 @@ let package = Package(
         // contactless payment session whose card applet any SmartCard transport serves. Never links the issuer host.
         .target(
             name: "Wallet",
-            dependencies: ["EMV", "SmartCard", "CardEmulator", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "EMV", "SmartCard", "CardEmulator", "ValueAddedServices",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictness
         ),
         // The product's test mode, like a PSP's: the test issuer attached to a gateway (what `tap serve` runs by
@@ -191,7 +194,8 @@ let package = Package(
             name: "TestMode",
             dependencies: [
                 "EMV", "Gateway", "GatewayAPI", "Issuer", "_SQLStorage", "CardEmulator", "SmartCard", "ReaderKernel",
-                "TapToPay", "Terminal", "Wallet",
+                "TapToPay", "Terminal", "Wallet", "ValueAddedServices",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -316,7 +320,7 @@ let package = Package(
             name: "TapToPayTests",
             dependencies: [
                 "TapToPay", "Gateway", "GatewayAPI", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
-                "TestMode", "Terminal",
+                "TestMode", "Terminal", "ValueAddedServices",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictness
@@ -358,7 +362,7 @@ let package = Package(
             name: "WalletTests",
             dependencies: [
                 "Wallet", "EMV", "SmartCard", "CardEmulator", "ReaderKernel", "Issuer", "ContactlessTesting",
-                "TestMode",
+                "TestMode", "ValueAddedServices",
                 "ISO8583",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -20,8 +20,9 @@ public struct VASApplet: CardApplet {
     public var customerAuthenticated: Bool
     /// Passes given in this tap (a VAS-only tap gives one).
     public private(set) var passesGiven = 0
+    /// The wallet's clock (the cryptogram's timestamp) and randomness (the SELECT nonce).
+    public var environment: CardEnvironment
     private var selected = false
-    private let environment: CardEnvironment
 
     public init(
         passes: [VASPass], paymentReady: Bool = false, customerAuthenticated: Bool = false,

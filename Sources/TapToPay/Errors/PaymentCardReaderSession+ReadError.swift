@@ -16,9 +16,9 @@ extension PaymentCardReaderSession {
         case invalidCurrencyCode
         /// The preferred AID list has more than four entries, or one that is not 5 to 16 bytes.
         case invalidPreferredAID
-        /// The VAS merchants are invalid. Never raised here yet: loyalty passes are not read.
+        /// The VAS request names no merchant, or one with an empty or repeated id.
         case invalidVASMerchants(String?)
-        /// The VAS request's parameters are invalid. Never raised here yet: loyalty passes are not read.
+        /// A VAS merchant sends its URL only but has none, or its URL is not https.
         case invalidVASRequestParameters(String?)
         /// NFC is off. Never raised here: a configured contactless interface is on.
         case nfcDisabled
@@ -72,7 +72,8 @@ extension PaymentCardReaderSession {
         case storeAndForwardDeclineFailed
         /// A Store and Forward read was not found. Never raised here: there is no Store and Forward mode.
         case storeAndForwardResultNotFound
-        /// A loyalty pass could not be read. Never raised here yet: loyalty passes are not read.
+        /// Loyalty passes could not be read: the card in the field has no VAS application (a plain card for
+        /// ``PaymentCardReaderSession/readVAS(_:)``), or the tap kept failing during the VAS step.
         case vasReadFail
         /// An unexpected error. Never raised here: every failure of a read maps to one of the cases above.
         case unknown(code: Int)

@@ -3,6 +3,7 @@ import Foundation
 import GatewayAPI
 import ReaderKernel
 import SmartCard
+import ValueAddedServices
 
 /// The reader's I/O shell, shared by ``PaymentCardReader`` and its sessions: runs the gateway calls, the kernel over
 /// the contactless interface and the PIN pad, following ``ReaderState``'s rules, and emits the events.
@@ -209,7 +210,28 @@ actor ReaderCore {
 
     // MARK: - Reads
 
+    /// What one tap read: the payment card, the loyalty passes, or both.
+    struct TapResult: Sendable {
+        var payment: PaymentCardReadResult?
+        var vas: VASReadResult?
+    }
+
+    /// A read's loyalty step: what to ask the wallet for, and whether a pass ends the tap before payment.
+    struct VASPlan: Sendable {
+        var request: VASReader.Request
+        var stopOnResult: Bool
+    }
+
     func read(_ plan: ReadPlan, session: Int) async throws -> PaymentCardReadResult {
+        guard let payment = try await read(plan, vas: nil, session: session).payment else {
+            throw failed(.cardReadFailed)  // a read without a VAS step always ends with the payment card
+        }
+        return payment
+    }
+
+    /// One tap: the VAS step when `vas` asks for one, then the payment kernel when `plan` asks for a payment (and a
+    /// pass did not end the tap). A failed tap is retried up to the environment's attempts.
+    func read(_ plan: ReadPlan?, vas: VASPlan?, session: Int) async throws -> TapResult {
         let prepared = try beginOperation(session: session)
         defer { endOperation() }
         guard let interface = environment.interface else {
@@ -226,53 +248,90 @@ actor ReaderCore {
                 throw interrupted(interfaceFailed: true)
             }
             emit(.cardDetected)
-            let result = await prepared.kernel.perform(plan.transaction, over: channel)
-            if interruption != nil { throw interrupted() }
-            let outcome = result.outcome
-            // A refund's card answers with an AAC by design (nothing is authorized): its data is the refund's.
-            let isRefund = plan.transaction.type == .refund
-            switch (outcome.status, outcome.authorizationData) {
-            case (.onlineRequest, let data?) where outcome.cardholderVerification == .onlinePIN && !isRefund:
-                // The kernel chose online PIN (the card's CVM rules): the PIN goes with the read, in one request.
-                emit(.removeCard)
-                let readID = UUID.timeOrdered()
-                let now = environment.clock()
-                let block = try await enterPIN(
-                    on: interface, readID: readID.lowercaseText, pan: data.pan,
-                    key: Array(prepared.provisioning.pinKey.key), deadline: now.addingTimeInterval(Self.pinWindow))
-                let read = try seal(
-                    data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success,
-                    readID: readID, pinBlock: block)
-                emit(.readCompleted)
-                closeSheet()
-                return read
-            case (.onlineRequest, let data?), (.approved, let data?),
-                (.declined, let data?) where isRefund:
-                emit(.removeCard)
-                let read = try seal(
-                    data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success)
-                emit(.readCompleted)
-                closeSheet()
-                return read
-            case (.declined, let data):
-                emit(.removeCard)
-                if options.includeErrorInReadResult, let data {
-                    let read = try seal(
-                        data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .cardDeclined)
-                    emit(.readNotCompleted)
-                    closeSheet()
-                    return read
+            var passes: VASReadResult?
+            if let vas {
+                let outcome: VASReader.Outcome
+                do {
+                    outcome = try await VASReader.read(vas.request, over: channel)
+                } catch {
+                    if interruption != nil { throw interrupted() }
+                    guard attempt < environment.maximumTapAttempts else { throw failed(.vasReadFail) }
+                    emit(.readRetry)
+                    continue
                 }
-                throw failed(.paymentCardDeclined)
-            case (.tryAgain, _) where attempt < environment.maximumTapAttempts:
-                emit(.readRetry)
-            case (.tryAgain, _):
-                throw failed(.cardReadFailed)
-            default:
-                throw Self.isUnsupported(outcome)
-                    ? failed(.cardNotSupported)
-                    : failed(.cardReadFailed)
+                if interruption != nil { throw interrupted() }
+                passes = VASReadResult(outcome, id: UUID.timeOrdered().lowercaseText)
+                if plan == nil || (vas.stopOnResult && outcome.hasPass) {
+                    guard let passes else { throw failed(.vasReadFail) }  // no wallet in the field
+                    emit(.removeCard)
+                    emit(.readCompleted)
+                    closeSheet()
+                    return TapResult(payment: nil, vas: passes)
+                }
             }
+            guard let plan else { throw failed(.vasReadFail) }
+            if let payment = try await readPayment(
+                plan, over: channel, interface: interface, prepared: prepared,
+                lastAttempt: attempt
+                    >= environment.maximumTapAttempts)
+            {
+                return TapResult(payment: payment, vas: passes)
+            }
+            emit(.readRetry)
+        }
+    }
+
+    /// The payment kernel over the tapped card: the sealed read, or nil when the tap should be retried.
+    private func readPayment(
+        _ plan: ReadPlan, over channel: any CardChannel, interface: any ContactlessInterface, prepared: Prepared,
+        lastAttempt: Bool
+    ) async throws -> PaymentCardReadResult? {
+        let result = await prepared.kernel.perform(plan.transaction, over: channel)
+        if interruption != nil { throw interrupted() }
+        let outcome = result.outcome
+        // A refund's card answers with an AAC by design (nothing is authorized): its data is the refund's.
+        let isRefund = plan.transaction.type == .refund
+        switch (outcome.status, outcome.authorizationData) {
+        case (.onlineRequest, let data?) where outcome.cardholderVerification == .onlinePIN && !isRefund:
+            // The kernel chose online PIN (the card's CVM rules): the PIN goes with the read, in one request.
+            emit(.removeCard)
+            let readID = UUID.timeOrdered()
+            let now = environment.clock()
+            let block = try await enterPIN(
+                on: interface, readID: readID.lowercaseText, pan: data.pan,
+                key: Array(prepared.provisioning.pinKey.key), deadline: now.addingTimeInterval(Self.pinWindow))
+            let read = try seal(
+                data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success,
+                readID: readID, pinBlock: block)
+            emit(.readCompleted)
+            closeSheet()
+            return read
+        case (.onlineRequest, let data?), (.approved, let data?),
+            (.declined, let data?) where isRefund:
+            emit(.removeCard)
+            let read = try seal(
+                data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .success)
+            emit(.readCompleted)
+            closeSheet()
+            return read
+        case (.declined, let data):
+            emit(.removeCard)
+            if options.includeErrorInReadResult, let data {
+                let read = try seal(
+                    data, label: result.applicationLabel, plan: plan, prepared: prepared, outcome: .cardDeclined)
+                emit(.readNotCompleted)
+                closeSheet()
+                return read
+            }
+            throw failed(.paymentCardDeclined)
+        case (.tryAgain, _) where !lastAttempt:
+            return nil
+        case (.tryAgain, _):
+            throw failed(.cardReadFailed)
+        default:
+            throw Self.isUnsupported(outcome)
+                ? failed(.cardNotSupported)
+                : failed(.cardReadFailed)
         }
     }
 

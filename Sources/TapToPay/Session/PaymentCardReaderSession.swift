@@ -1,3 +1,5 @@
+import ValueAddedServices
+
 /// A prepared reader session (ProximityReader's `PaymentCardReaderSession`): reads cards for purchases, refunds
 /// and verifications, and captures a PIN the issuer asks for. One read or PIN capture at a time.
 public final class PaymentCardReaderSession: Sendable {
@@ -28,6 +30,40 @@ public final class PaymentCardReaderSession: Sendable {
     public func readPaymentCard(_ request: PaymentCardVerificationRequest) async throws -> PaymentCardReadResult {
         let plan = try ReadPlan(request)
         return try await core.read(plan, session: sessionID)
+    }
+
+    /// Reads loyalty passes only (ProximityReader's `readVAS(_:)`): one tap in VAS-only mode, so the wallet gives one
+    /// pass; nothing is paid.
+    ///
+    /// Events: as ``readPaymentCard(_:)-(PaymentCardTransactionRequest)``.
+    /// - Throws: ``ReadError`` `invalidVASMerchants`, `invalidVASRequestParameters`, `vasReadFail` (the card has no
+    ///   VAS application, or the tap kept failing), and the session errors of a payment read.
+    public func readVAS(_ request: VASRequest) async throws -> VASReadResult {
+        let vas = ReaderCore.VASPlan(request: try request.readerRequest(mode: .vasOnly), stopOnResult: true)
+        guard let passes = try await core.read(nil, vas: vas, session: sessionID).vas else {
+            throw ReadError.vasReadFail  // the core ends a VAS-only tap with passes or throws
+        }
+        return passes
+    }
+
+    /// Reads loyalty passes and the payment card in one tap (ProximityReader's
+    /// `readPaymentCard(_:vasRequest:stopOnVASResult:)`).
+    ///
+    /// The reader first asks the wallet for the request's merchants' passes, then runs the payment in the same tap.
+    /// With `stopOnVASResult`, a pass that answers ends the tap: the payment result is nil (the wallet's "VAS or
+    /// payment" mode); otherwise both come back ("VAS and payment"). The VAS result is nil when the card in the field
+    /// has no VAS application (a plain card pays as usual).
+    /// - Throws: as ``readPaymentCard(_:)-(PaymentCardTransactionRequest)``, and `invalidVASMerchants`,
+    ///   `invalidVASRequestParameters`.
+    public func readPaymentCard(
+        _ request: PaymentCardTransactionRequest, vasRequest: VASRequest, stopOnVASResult: Bool
+    ) async throws -> (PaymentCardReadResult?, VASReadResult?) {
+        let plan = try ReadPlan(request)
+        let vas = ReaderCore.VASPlan(
+            request: try vasRequest.readerRequest(mode: stopOnVASResult ? .vasOrPayment : .vasAndPayment),
+            stopOnResult: stopOnVASResult)
+        let tap = try await core.read(plan, vas: vas, session: sessionID)
+        return (tap.payment, tap.vas)
     }
 
     /// Asks the cardholder for the PIN the issuer wants for the read `cardReaderTransactionID` (a result's

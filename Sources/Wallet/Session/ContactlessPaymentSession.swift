@@ -242,6 +242,13 @@ public actor ContactlessPaymentSession {
         let result = await wallet.configuration.device.authenticateUser(alertMessage)
         switch result {
         case .success:
+            // The wallet's passes go in the same tap; a store that does not open fails the payment, as for cards.
+            do {
+                field.servePasses(try await wallet.store.passes(), clock: wallet.configuration.clock)
+            } catch {
+                core.fail(ContactlessPaymentSessionError(.keychainError, "the wallet's store does not open"))
+                return
+            }
             // Present first: a reader already in the field may poll right after authenticationCompleted.
             field.present(core)
             if !core.authenticated() { field.withdraw(core) }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ValueAddedServices
 
 /// The wallet's records sealed with AES-256-GCM under the wallet storage key, each bound to its name (the name is
 /// the authenticated data, so records cannot be swapped). Any failure — storage, tampering, a wrong key — is a
@@ -8,6 +9,7 @@ actor WalletStore {
     private let storage: any WalletStorage
     private let key: SymmetricKey
     private static let cardPrefix = "card."
+    private static let passPrefix = "pass."
     private static let defaultCardName = "default-card"
 
     init(storage: any WalletStorage, key: SymmetricKey) {
@@ -56,6 +58,40 @@ actor WalletStore {
         try body(&record)
         try save(record)
         return record
+    }
+
+    // MARK: - Loyalty passes
+
+    /// The stored passes, by pass type and serial number.
+    func passes() throws(WalletError) -> [VASPass] {
+        let names: [String]
+        do {
+            names = try storage.names().filter { $0.hasPrefix(Self.passPrefix) }.sorted()
+        } catch {
+            throw WalletError(.keychainError, "the wallet storage cannot be listed")
+        }
+        var passes: [VASPass] = []
+        for name in names {
+            if let pass = try read(name, as: VASPass.self) { passes.append(pass) }
+        }
+        return passes
+    }
+
+    func save(_ pass: VASPass) throws(WalletError) {
+        try write(pass, named: Self.passName(pass.passTypeIdentifier, pass.serialNumber))
+    }
+
+    func deletePass(passTypeIdentifier: String, serialNumber: String) throws(WalletError) {
+        do {
+            try storage.remove(named: Self.passName(passTypeIdentifier, serialNumber))
+        } catch {
+            throw WalletError(.keychainError, "the pass's record cannot be removed")
+        }
+    }
+
+    /// A pass's record name: its type and serial, hex-encoded so any characters make a safe name.
+    private static func passName(_ passTypeIdentifier: String, _ serialNumber: String) -> String {
+        passPrefix + Array("\(passTypeIdentifier)\n\(serialNumber)".utf8).map { String(format: "%02x", $0) }.joined()
     }
 
     // MARK: - Default card
