@@ -237,6 +237,7 @@ let package = Package(
                 "TapToPay",
                 "Terminal",
                 "Wallet",
+                "ValueAddedServices",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -9,7 +9,7 @@ struct Tap: AsyncParsableCommand {
         subcommands: [
             Demo.self, Emulate.self, Read.self, Readers.self, CryptoCommand.self, ISO8583Command.self, Bench.self,
             MerchantCommand.self, IssuerCommand.self, Serve.self, ApplePayCommand.self, WalletCommand.self, Seal.self,
-            KeysCommand.self,
+            KeysCommand.self, VASCommand.self,
         ]
     )
 }

@@ -8,6 +8,9 @@
 #   c. `tap read --pcsc` against `tap emulate --vpcd`: Online Request, ARQC verified by tap and by pyemv
 #   d. `tap read --pcsc` against scripts/interop/trace_card.py replaying real card traces: the trace's outcome
 #   e. the Terminal SDK (TerminalTests' ExternalReaderTests) on the vpcd reader: discover, connect, sell, approved
+#   f. Apple VAS: `tap emulate --pass` read by scripts/interop/vas_reader.py (pyscard, `cryptography`, written from
+#      the protocol's description), its cryptogram opened by `tap vas decrypt`; `tap read --pcsc --vas` reads the
+#      pass and pays in one tap
 # Every wait is bounded (timeout); pcscd and the virtual cards are stopped by PID on exit (scripts/test.d/lib).
 set -euo pipefail
 cd "$ROOT"
@@ -172,5 +175,37 @@ fi
 line=$(grep -o 'Terminal on PC/SC reader .*' "$log") || { tail -n 30 "$log" >&2; fail "the Terminal's PC/SC test did not run"; }
 grep -q ': approved,' <<<"$line" || fail "Terminal on the PC/SC reader: not approved ($line)"
 echo "$line"
+card_stop
+
+# --- f. Apple VAS: a loyalty pass beside the card ----------------------------------------------------------------
+vas_dir=$PCSC_DIR/vas
+mkdir -p "$vas_dir"
+pass_id=pass.dev.contactless.interop.coffee
+"$PY" scripts/interop/vas_reader.py --make-pass "$vas_dir" --pass-type-id "$pass_id" --message member-4242 \
+    || fail "vas_reader.py could not make the pass"
+card_start emulate-visa-pass "$TAP" emulate --vpcd "$VPCD" --card visa --pass "$vas_dir/pass.json"
+out=$(timeout 30 "$PY" scripts/interop/vas_reader.py --reader "$READER" --key "$vas_dir/merchant.pem" \
+    --pass-type-id "$pass_id" --message member-4242 --absent pass.dev.contactless.interop.tea) \
+    || { echo "$out" >&2; fail "the independent VAS reader did not recover the pass's message"; }
+sed '$d' <<<"$out"
+cryptogram=$(tail -n 1 <<<"$out")
+opened=$("$TAP" vas decrypt --key "$vas_dir/merchant.pem" --pass-type-identifier "$pass_id" "$cryptogram" 2>/dev/null) \
+    || fail "tap vas decrypt did not open the cryptogram the Python reader read"
+[ "$opened" = member-4242 ] || fail "tap vas decrypt opened '$opened', expected member-4242"
+echo "tap vas decrypt of the Python reader's cryptogram: $opened"
+json=$(timeout 60 "$TAP" read --pcsc --reader "$READER" --json --vas "$pass_id" --vas-key "$vas_dir/merchant.pem" \
+    --issuer-profile visa) || fail "tap read --pcsc --vas failed"
+"$PY" -c '
+import json, sys
+read = json.load(sys.stdin)
+vas, transaction = read["vas"], read["transaction"]
+entry = vas["entries"][0]
+if vas["wallet"] != "ApplePay" or entry["status"] != "9000" or entry.get("message") != "member-4242":
+    sys.exit(f"the pass was not read: {vas}")
+if transaction["outcome"] != "onlineRequest" or not transaction["arqcVerified"]:
+    sys.exit("the payment after the pass did not reach a verified Online Request")
+message, outcome = entry["message"], transaction["outcome"]
+print(f"tap read --pcsc --vas: pass {message} and {outcome} in one tap")
+' <<<"$json" || { echo "$json" >&2; fail "tap read --pcsc --vas"; }
 card_stop
 echo "pcsc interop: ok"

@@ -20,6 +20,8 @@ public struct VASApplet: CardApplet {
     public var customerAuthenticated: Bool
     /// Passes given in this tap (a VAS-only tap gives one).
     public private(set) var passesGiven = 0
+    /// Passes given since the applet was made, over all taps.
+    public private(set) var passesServed = 0
     /// The wallet's clock (the cryptogram's timestamp) and randomness (the SELECT nonce).
     public var environment: CardEnvironment
     private var selected = false
@@ -96,6 +98,7 @@ public struct VASApplet: CardApplet {
             })
         else { return ResponseAPDU(statusWord: .executionError) }
         passesGiven += 1
+        passesServed += 1
         return ResponseAPDU(data: answer, statusWord: .success)
     }
 }

@@ -95,20 +95,20 @@ public final class CardEmulationField: Sendable {
             applets = PassAndPaymentApplet(vas: VASApplet(passes: []), payment: PresentedCard(slot: slot))
         }
 
-        var passes: [VASPass] { lock.withLock { applets.vas.passes } }
+        var passes: [VASPass] { lock.withLock { applets.vas?.passes ?? [] } }
 
         func setPasses(_ passes: [VASPass], clock: @escaping @Sendable () -> Date) {
             lock.withLock {
-                applets.vas.passes = passes
-                applets.vas.environment.now = clock
+                applets.vas?.passes = passes
+                applets.vas?.environment.now = clock
             }
         }
 
         func respond(to command: CommandAPDU) -> ResponseAPDU {
             lock.withLock {
                 let presenting = applets.payment.slot.current != nil
-                applets.vas.paymentReady = presenting
-                applets.vas.customerAuthenticated = presenting
+                applets.vas?.paymentReady = presenting
+                applets.vas?.customerAuthenticated = presenting
                 return applets.respond(to: command)
             }
         }

@@ -8,9 +8,11 @@ struct EmulateSummary: Encodable {
     var keysRemaining: Int
     /// Command APDUs answered.
     var commands: Int
+    /// Loyalty pass cryptograms given; nil without `--pass`.
+    var passesServed: Int? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case transactions, lastATC, keysRemaining, commands
+        case transactions, lastATC, keysRemaining, commands, passesServed
     }
 
     /// Every field, `lastATC` as null before the first transaction (scripts see the key either way).
@@ -20,11 +22,12 @@ struct EmulateSummary: Encodable {
         try container.encode(lastATC, forKey: .lastATC)
         try container.encode(keysRemaining, forKey: .keysRemaining)
         try container.encode(commands, forKey: .commands)
+        try container.encodeIfPresent(passesServed, forKey: .passesServed)
     }
 
     /// One line for people.
     var text: String {
         "served \(transactions) transactions (\(commands) commands); last ATC \(lastATC.map(String.init) ?? "none"); "
-            + "\(keysRemaining) keys left"
+            + "\(keysRemaining) keys left" + (passesServed.map { "; \($0) loyalty passes given" } ?? "")
     }
 }

@@ -6,6 +6,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 import SmartCard
+import ValueAddedServices
 
 extension Tap {
     /// Serves a test card to PC/SC applications as a virtual smart card on vsmartcard's vpcd.
@@ -20,6 +21,8 @@ extension Tap {
                 remaining keys persist); when pcscd restarts, the card reconnects. One line per connection or \
                 power event goes to standard error, never card data; SIGINT or SIGTERM removes the card, prints \
                 a summary (transactions served, last ATC) and exits 0.
+
+                --pass adds a loyalty pass (a pass.json with an nfc dictionary, as Apple Wallet passes carry it):                 the card then also answers Apple's VAS application, OSE.VAS.01, like a phone whose wallet holds                 the pass beside the card, so a reader reads the pass and pays in one tap (`tap read --pcsc --vas`).
 
                 Needs a pcscd whose reader.conf has a vpcd entry, e.g. for port 35963 (0x8C7B):
                   FRIENDLYNAME "Virtual PCD"
@@ -56,6 +59,10 @@ extension Tap {
                 readers that send the PDOL data are served the same either way.
                 """)
         var lenientPDOL = true
+        @Option(
+            help: ArgumentHelp(
+                "A loyalty pass to serve with Apple VAS (its pass.json); repeat for several.", valueName: "pass.json"))
+        var pass: [String] = []
         @Option(help: "Limited-use keys (one per transaction) to personalise; the profile's count by default.")
         var keys: Int?
         @Flag(help: "Print the summary on exit as JSON.") var json = false
@@ -93,7 +100,10 @@ extension Tap {
             var emulated = try profile.personalize()
             emulated.acceptsEmptyPDOLData = lenientPDOL
             let keyCount = emulated.remainingKeyCount
-            let applet = WalletApplet(card: emulated, cardholderVerifiedOnPhone: cdcvm)
+            let passes = try pass.map(Self.loadPass)
+            let applet = PassAndPaymentApplet(
+                vas: passes.isEmpty ? nil : VASApplet(passes: passes, paymentReady: true, customerAuthenticated: cdcvm),
+                payment: WalletApplet(card: emulated, cardholderVerifiedOnPhone: cdcvm))
 
             let link = try VirtualCardLink(
                 applet: applet, endpoint: endpoint, answerToReset: answerToReset, uid: try Self.uid(uid)
@@ -101,8 +111,9 @@ extension Tap {
                 if let line = Self.line(for: event) { Self.printError(line) }
             }
             Self.printError(
-                "\(card) (\(emulated.scheme), \(keyCount) keys, ATR \(answerToReset.hexString)) for vpcd at \(endpoint)"
-                    + "; SIGINT or SIGTERM to stop")
+                "\(card) (\(emulated.scheme), \(keyCount) keys, ATR \(answerToReset.hexString))"
+                    + (passes.isEmpty ? "" : " with \(passes.count) loyalty pass\(passes.count == 1 ? "" : "es")")
+                    + " for vpcd at \(endpoint); SIGINT or SIGTERM to stop")
             var logger = Logger(label: "tap.emulate") { label in StreamLogHandler.standardError(label: label) }
             logger.logLevel = .warning
             let group = ServiceGroup(
@@ -112,8 +123,10 @@ extension Tap {
 
             let summary = link.withCard { card in
                 EmulateSummary(
-                    transactions: card.applet.transactionsServed, lastATC: card.applet.card.lastATC.map(Int.init),
-                    keysRemaining: card.applet.card.remainingKeyCount, commands: card.commandCount)
+                    transactions: card.applet.payment.transactionsServed,
+                    lastATC: card.applet.payment.card.lastATC.map(Int.init),
+                    keysRemaining: card.applet.payment.card.remainingKeyCount, commands: card.commandCount,
+                    passesServed: card.applet.vas?.passesServed)
             }
             if json {
                 let encoder = JSONEncoder()
@@ -121,6 +134,21 @@ extension Tap {
                 print(String(decoding: try encoder.encode(summary), as: UTF8.self))
             } else {
                 print(summary.text)
+            }
+        }
+
+        /// A `--pass` file read.
+        static func loadPass(_ path: String) throws -> VASPass {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw EmulateError("cannot read the pass '\(path)': \(error.localizedDescription)")
+            }
+            do {
+                return try VASPass(passJSON: data)
+            } catch {
+                throw EmulateError("'\(path)' is not a pass VAS can serve: \(error.message)")
             }
         }
 

@@ -4,6 +4,7 @@ import EMV
 import Foundation
 import ReaderKernel
 import SmartCard
+import ValueAddedServices
 
 extension Tap {
     /// Runs one purchase on the reader kernel with the card in a PC/SC reader.
@@ -25,6 +26,11 @@ extension Tap {
                 Test options: --unpredictable-number, --transaction-date, --transaction-time and --terminal-country \
                 fix what a reader otherwise draws or reads from its clock and configuration, so a test gets the same \
                 card data every time and a recorded exchange whose signatures cover those values replays.
+
+                --vas PASS_TYPE_ID (repeatable) first asks the phone's wallet for those merchants' loyalty passes \
+                with Apple's VAS protocol (SELECT OSE.VAS.01, GET VAS DATA), then pays in the same tap; --vas-only \
+                stops after the passes (one per tap, as VAS-only readers get); --vas-key decrypts the passes' \
+                messages with the merchant's private key.
 
                 Exit status: 0 when the kernel reached an outcome (any outcome, including Try Again after the card \
                 left); 1 on an error (no pcscd, no reader, no card in time, bad arguments), or when the ARQC check \
@@ -52,6 +58,11 @@ extension Tap {
         var transactionTime: String?
         @Option(help: ArgumentHelp("Test option: the Terminal Country Code (9F1A).", valueName: "alpha-2"))
         var terminalCountry: String?
+        @Option(help: ArgumentHelp("Ask for this merchant's loyalty pass first (Apple VAS); repeatable.", valueName: "pass-type-id"))
+        var vas: [String] = []
+        @Flag(help: "With --vas: read the passes only, no payment.") var vasOnly = false
+        @Option(help: ArgumentHelp("With --vas: the merchant's VAS private key (PEM), to decrypt the passes.", valueName: "file"))
+        var vasKey: [String] = []
         @Flag(help: "Also print each exchange's raw bytes (card data masked).") var trace = false
         @Flag(help: "Print the transaction as JSON.") var json = false
 
@@ -59,6 +70,7 @@ extension Tap {
             guard pcsc else { throw ValidationError("choose how to reach the card: --pcsc") }
             guard timeout > 0, timeout < 86_400 else { throw ValidationError("--timeout must be 0 to 86400 seconds") }
             _ = try replay()
+            if vas.isEmpty && (vasOnly || !vasKey.isEmpty) { throw ValidationError("--vas-only and --vas-key need --vas") }
         }
 
         /// What the test options fix: the Unpredictable Number, the moment (UTC), the terminal's country.
@@ -110,6 +122,20 @@ extension Tap {
             let session = try ReaderSession.connect(reader: reader, timeout: timeout, quiet: json)
             // Reset on the way out: the next tap starts with a card fresh from power-up, as a real tap does.
             defer { session.channel.disconnect(reset: true) }
+            var loyalty: VASReport?
+            if !vas.isEmpty {
+                let mode: VASMode = vasOnly ? .vasOnly : .vasAndPayment
+                let request = VASReader.Request(merchants: vas.map { VASReader.Merchant(passTypeIdentifier: $0) }, mode: mode)
+                let decryptor = vasKey.isEmpty ? nil : VASDecryptor(keys: try vasKey.map(loadVASKey))
+                let outcome = try await VASReader.read(request, over: session.channel)
+                loyalty = VASReport(outcome, mode: mode, decryptor: decryptor)
+            }
+            if vasOnly, let loyalty {
+                if json { try printJSON(LoyaltyRead(vas: loyalty, transaction: nil)) } else {
+                    print(loyalty.text(style: .forStandardOutput()))
+                }
+                return
+            }
             var kernel = ReaderKernel(configuration: configuration)
             if let date = replay.date {
                 kernel.clock = { date }
@@ -127,8 +153,9 @@ extension Tap {
                     name: session.channel.readerName, atr: session.channel.atr, transport: session.transport),
                 amount: amount, cardholderVerifiedOnPhone: nil, paymentKeys: nil, result: result, issuer: issuer)
             if json {
-                try printJSON(report)
+                if let loyalty { try printJSON(LoyaltyRead(vas: loyalty, transaction: report)) } else { try printJSON(report) }
             } else {
+                if let loyalty { print(loyalty.text(style: .forStandardOutput()) + "\n") }
                 print(report.text(style: .forStandardOutput(), trace: trace))
             }
             if issuer?.arqcVerified == false || issuer?.tamperedAmountRejected == false {
@@ -137,4 +164,18 @@ extension Tap {
             }
         }
     }
+}
+
+/// `tap read --vas --json`: the passes, then the payment (null with --vas-only).
+struct LoyaltyRead: Encodable {
+    var vas: VASReport
+    var transaction: TransactionReport?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(vas, forKey: .vas)
+        try container.encode(transaction, forKey: .transaction)
+    }
+
+    private enum CodingKeys: String, CodingKey { case vas, transaction }
 }
