@@ -35,6 +35,9 @@ extension Tap.WalletCommand {
                 card in vpcd's virtual reader, where emvtool, `tap read --pcsc` or any PC/SC application reads it. \
                 One line per session event goes to standard error. After --payments completed transactions (0: \
                 until SIGINT or SIGTERM) it prints a summary and exits 0.
+
+                --pass adds loyalty passes (pass.json files) to the wallet: each session serves them beside the card, \
+                so `tap read --pcsc --vas` reads a pass and pays in one tap.
                 """
         )
 
@@ -44,6 +47,8 @@ extension Tap.WalletCommand {
         var card = "visa"
         @Option(help: "Completed transactions to serve before exiting; 0 serves until SIGINT or SIGTERM.")
         var payments = 0
+        @Option(help: ArgumentHelp("A loyalty pass (pass.json) to add to the wallet; repeatable.", valueName: "pass.json"))
+        var pass: [String] = []
         @Flag(help: "Print the summary as JSON.") var json = false
 
         func validate() throws {
@@ -63,9 +68,12 @@ extension Tap.WalletCommand {
                     storage: InMemoryWalletStorage(), storageKey: SymmetricKey(size: .bits256),
                     device: .alwaysAuthenticated, authenticationValidity: 60))
             let digitalCard = try await Self.digitize(card, into: wallet, issuer: issuer)
+            for path in pass { try await wallet.addPass(try Tap.Emulate.loadPass(path)) }
             Self.printError(
                 "digitized \(digitalCard.details.scheme) \(digitalCard.details.maskedDPAN) "
-                    + "(\(digitalCard.paymentKeyInfo.remainingKeys) payment keys); vpcd at \(endpoint)")
+                    + "(\(digitalCard.paymentKeyInfo.remainingKeys) payment keys)"
+                    + (pass.isEmpty ? "" : " and \(pass.count) loyalty pass\(pass.count == 1 ? "" : "es")")
+                    + "; vpcd at \(endpoint)")
             let field = CardEmulationField(acceptsEmptyPDOLData: true)
             let link = try VirtualCardLink(applet: field.applet, endpoint: endpoint) { event in
                 field.handle(event)
