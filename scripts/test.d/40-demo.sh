@@ -36,6 +36,15 @@ for card in visa mastercard; do
         "declined 51 True None" ] || fail "$card --decline: no decline with alternatives"
 done
 if "$TAP" demo --pin --decline >/dev/null 2>&1; then fail "accepted --pin with --decline"; fi
+# --loyalty: one tap reads the coffee shop's pass and the card; the merchant's server decrypts the member id.
+out=$("$TAP" demo --loyalty)
+no_leak "$out" "--loyalty"
+grep -Eq "^ +Loyalty pass +read in the same tap; the merchant's server decrypted member member-1001$" <<<"$out" \
+    || fail "--loyalty: no member id decrypted"
+json=$("$TAP" demo --loyalty --json)
+[ "$(jq_ "d['authorization']['status'] + ' ' + d['loyalty']['status'] + ' ' + d['loyalty']['memberId']" <<<"$json")" = \
+    "succeeded success member-1001" ] || fail "--loyalty --json: not approved with the member id"
+echo "tap demo --loyalty: approved, member-1001 decrypted from the pass read in the same tap"
 
 out=$("$TAP" demo --kernel)
 echo "$out" | tail -n 8

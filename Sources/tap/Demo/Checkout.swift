@@ -5,6 +5,7 @@ import Issuer
 import Logging
 import TapToPay
 import TestMode
+import ValueAddedServices
 
 /// `tap demo`'s merchant checkout, the way a point-of-sale app runs it on Tap to Pay: the merchant's admin links the
 /// account on the phone, the reader prepares (the first time with progress), the customer taps a test card, the
@@ -33,6 +34,8 @@ struct Checkout: Sendable {
     var card: DemoCard
     var amount: Amount
     var path: Path
+    /// Whether the customer's phone also carries the shop's loyalty pass, read in the same tap.
+    var loyalty = false
     /// Told each step as it happens (the text output); steps only name what the app's screen shows.
     var show: @Sendable (CheckoutStep) -> Void = { _ in }
 
@@ -74,10 +77,29 @@ struct Checkout: Sendable {
             amount: amount.decimalValue, currencyCode: amount.currency.alphabeticCode)
         show(.waitingForCard(amount.formatted))
         let tapped = try gateway.card(path.behaviour, card.scheme)
-        await interface.tap(tapped.channel)
-        let read = try await session.readPaymentCard(request)
+        let read: PaymentCardReadResult
+        var member: CheckoutReport.Loyalty?
+        if loyalty {
+            // The customer's phone: the card and the coffee shop's pass; one tap gives both.
+            let program = try TestLoyaltyProgram()
+            await interface.tap(await program.phone(carrying: tapped.channel, clock: gateway.clock.function))
+            let vasRequest = VASRequest(
+                vasMerchants: [
+                    VASRequest.Merchant(id: TestLoyaltyProgram.passTypeIdentifier, localizedName: "Test Coffee")
+                ],
+                localizedVASType: "Test Coffee rewards")
+            let (payment, passes) = try await session.readPaymentCard(
+                request, vasRequest: vasRequest, stopOnVASResult: false)
+            guard let payment else { throw CommandFailure("the tap read the pass but not the card") }
+            read = payment
+            member = try Self.member(in: passes, program: program, now: gateway.clock.now)
+        } else {
+            await interface.tap(tapped.channel)
+            read = try await session.readPaymentCard(request)
+        }
         await events.wait(until: { $0.filter { $0 == .userInterfaceDismissed }.count >= 1 })
         show(.read(read.applicationTypeIdentifier ?? "?"))
+        if loyalty { show(.loyalty(member?.memberId)) }
         var payment = try await gateway.authorize(read, minorUnits: amount.minorUnits, for: merchant).get()
         var pin: CheckoutReport.PIN?
         if payment.status == .requiresPIN, let pinRequest = payment.pinRequest {
@@ -95,8 +117,25 @@ struct Checkout: Sendable {
         show(.authorized(payment.status.rawValue))
         return CheckoutReport(
             path: path, merchant: "Corner Shop", merchantId: merchant.id, deviceId: reader.environment.deviceID,
-            testCard: testCard.behaviour.rawValue, read: read, payment: payment, pin: pin, events: events.names,
-            amount: amount, date: gateway.clock.now)
+            testCard: testCard.behaviour.rawValue, read: read, payment: payment, pin: pin, loyalty: member,
+            events: events.names, amount: amount, date: gateway.clock.now)
+    }
+
+    /// What the merchant's server makes of the tap's VAS result: the member id, decrypted with the shop's key.
+    private static func member(in passes: VASReadResult?, program: TestLoyaltyProgram, now: Date) throws
+        -> CheckoutReport.Loyalty
+    {
+        guard let entry = passes?.entries.first else {
+            throw CommandFailure("the phone answered no loyalty application")
+        }
+        guard entry.status == .success, let data = entry.customerVASData else {
+            return CheckoutReport.Loyalty(
+                passTypeIdentifier: entry.id, status: "\(entry.status)", memberId: nil, cryptogramBytes: 0)
+        }
+        let opened = try program.decryptor.decrypt(data, passTypeIdentifier: entry.id, now: now)
+        return CheckoutReport.Loyalty(
+            passTypeIdentifier: entry.id, status: "\(entry.status)", memberId: opened.message,
+            cryptogramBytes: data.count)
     }
 }
 
@@ -118,6 +157,8 @@ enum CheckoutStep: Sendable {
     case read(String)
     case pinRequested
     case authorized(String)
+    /// The merchant's server decrypted the pass read in the tap: the member id, or nil when none answered.
+    case loyalty(String?)
     case event(PaymentCardReader.Event)
 }
 

@@ -13,8 +13,13 @@ extension CheckoutStep {
         case .read(let aid): ConsoleStyle.row("Card read", "application \(aid), card data sealed to the PSP")
         case .pinRequested:
             ConsoleStyle.row("PIN", "the issuer asks for the PIN: the customer enters it on the phone's PIN pad")
+        case .loyalty(let member?):
+            ConsoleStyle.row(
+                "Loyalty pass", "read in the same tap; the merchant's server decrypted member \(style.bold(member))")
+        case .loyalty(nil): ConsoleStyle.row("Loyalty pass", "none on the phone")
         case .authorized(let status):
-            ConsoleStyle.row("Merchant's server → PSP", "payment \(status == "succeeded" ? style.green(status) : style.red(status))")
+            ConsoleStyle.row(
+                "Merchant's server → PSP", "payment \(status == "succeeded" ? style.green(status) : style.red(status))")
         case .event(.updateProgress(let percent)):
             ConsoleStyle.row("Preparing the reader", Self.bar(percent) + " \(percent)%")
         case .event(let event): style.dim("    ▸ \(event.name)")
@@ -37,7 +42,8 @@ extension CheckoutReport {
             case .decline: "a card the issuer declines"
             }
         return style.bold("Contactless demo: a Tap to Pay checkout with \(story)") + "\n"
-            + style.dim("  (in this process: TapToPay reader, EMV kernel, test card, PSP gateway on SQLite, issuer host)")
+            + style.dim(
+                "  (in this process: TapToPay reader, EMV kernel, test card, PSP gateway on SQLite, issuer host)")
     }
 
     /// The result and the receipt, or the decline and what to offer instead.
@@ -52,6 +58,10 @@ extension CheckoutReport {
                     + (authorization.approvalCode.map { ", approval code \($0)" } ?? "")))
         lines.append(ConsoleStyle.row("ARPC for the card", authorization.arpcReturned ? "returned" : "none"))
         lines.append(ConsoleStyle.row("Reader events", events.joined(separator: " ")))
+        if let loyalty {
+            lines.append(
+                ConsoleStyle.row("Loyalty", "\(loyalty.passTypeIdentifier): member \(loyalty.memberId ?? "none")"))
+        }
         if let receipt {
             lines.append("")
             lines.append(style.bold("Receipt"))

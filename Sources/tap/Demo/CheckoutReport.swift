@@ -41,6 +41,17 @@ struct CheckoutReport: Encodable {
     }
 
     /// Why the payment was declined and what the merchant can offer instead.
+    /// The loyalty pass read with the card (Apple VAS).
+    struct Loyalty: Encodable {
+        var passTypeIdentifier: String
+        /// The wallet's status for the pass, e.g. `success`.
+        var status: String
+        /// What the merchant's server decrypted with the shop's key.
+        var memberId: String?
+        /// The size of the encrypted pass message the reader returned.
+        var cryptogramBytes: Int
+    }
+
     struct Decline: Encodable {
         var reason: String
         var responseCode: String?
@@ -60,13 +71,17 @@ struct CheckoutReport: Encodable {
     var events: [String]
     var authorization: Authorization
     var pin: PIN?
+    /// With `--loyalty`: the pass read in the same tap, as the merchant's server decrypted it.
+    var loyalty: Loyalty?
     var receipt: Receipt?
     var decline: Decline?
 
     init(
         path: Checkout.Path, merchant: String, merchantId: String, deviceId: String, testCard: String,
-        read: PaymentCardReadResult, payment: Payment, pin: PIN?, events: [String], amount: Amount, date: Date
+        read: PaymentCardReadResult, payment: Payment, pin: PIN?, loyalty: Loyalty? = nil, events: [String],
+        amount: Amount, date: Date
     ) {
+        self.loyalty = loyalty
         self.path = path
         self.merchant = merchant
         self.merchantId = merchantId
@@ -88,7 +103,8 @@ struct CheckoutReport: Encodable {
                 merchant: merchant, date: Self.receiptDate(date), card: card ?? "card",
                 entryMode: payment.card?.entryMode ?? "contactless", aid: aid,
                 amount: amount.formatted,
-                verification: pin != nil ? "PIN verified online by the issuer" : Self.verification(CardSummary(read).cardholderVerification),
+                verification: pin != nil
+                    ? "PIN verified online by the issuer" : Self.verification(CardSummary(read).cardholderVerification),
                 approvalCode: payment.issuer?.approvalCode, reference: payment.id)
         } else {
             let code = payment.issuer?.responseCode
@@ -134,7 +150,10 @@ struct CheckoutReport: Encodable {
     private static func alternatives(code: String?) -> [String] {
         switch code {
         case "51":
-            ["ask for another card", "take a smaller amount on this card", "offer another way to pay (cash, Apple Pay)"]
+            [
+                "ask for another card", "take a smaller amount on this card",
+                "offer another way to pay (cash, Apple Pay)",
+            ]
         case "54": ["ask for another card", "offer another way to pay (cash, Apple Pay)"]
         case "41", "43": ["do not tap this card again", "ask for another card"]
         case "55": ["tap again and enter the PIN", "ask for another card"]

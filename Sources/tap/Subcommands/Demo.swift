@@ -14,7 +14,10 @@ extension Tap {
                 merchant's admin links the account, the reader prepares (with progress the first time), the customer \
                 taps the test card, the merchant's server authorizes the sealed read at the PSP, and the result and a \
                 receipt are shown. --pin takes a card whose issuer asks for the PIN online (the test PIN is entered on \
-                the reader's PIN pad); --decline one the issuer declines, with what the merchant can offer instead.
+                the reader's PIN pad); --decline one the issuer declines, with what the merchant can offer instead. \
+                --loyalty puts a coffee shop's loyalty pass on the customer's phone beside the card: one tap reads \
+                both (Apple VAS, then the payment), and the merchant's server decrypts the member id with the \
+                shop's key before it authorizes the payment.
 
                 --kernel shows the layer below instead: the card applet and the EMV kernel over the loopback, each \
                 APDU decoded (card data masked), the kernel's decisions and the issuer's check of the ARQC.
@@ -28,6 +31,8 @@ extension Tap {
         @Flag(help: "Walk the online-PIN path: the issuer asks for the PIN after the tap.") var pin = false
         @Flag(help: "Walk a decline (insufficient funds) and the alternatives the merchant can offer.")
         var decline = false
+        @Flag(help: "The customer's phone also carries the shop's loyalty pass, read in the same tap.")
+        var loyalty = false
         @Flag(help: "Print the checkout (or with --kernel the transaction) as JSON.") var json = false
         @Flag(help: "Show the card and EMV kernel over the loopback instead of the merchant checkout.")
         var kernel = false
@@ -43,7 +48,9 @@ extension Tap {
 
         func validate() throws {
             if pin && decline { throw ValidationError("--pin and --decline are two different checkouts: pick one") }
-            if kernel && (pin || decline) { throw ValidationError("--pin and --decline are checkouts, not --kernel") }
+            if kernel && (pin || decline || loyalty) {
+                throw ValidationError("--pin, --decline and --loyalty are checkouts, not --kernel")
+            }
         }
 
         func run() async throws {
@@ -53,14 +60,16 @@ extension Tap {
             let style = ConsoleStyle.forStandardOutput()
             let json = json
             if !json { print(CheckoutReport.title(path: path, style: style)) }
-            let checkout = Checkout(card: card, amount: amount, path: path) { step in
+            let checkout = Checkout(card: card, amount: amount, path: path, loyalty: loyalty) { step in
                 if !json, let line = step.line(style: style) { print(line) }
             }
             let report = try await checkout.run()
             if json { try printJSON(report) } else { print(report.text(style: style)) }
             // The story must end as told: approved (after the PIN on the PIN path), or declined.
             let expected = path == .decline ? "declined" : "succeeded"
-            if report.authorization.status != expected || (path == .onlinePIN && report.pin == nil) {
+            if report.authorization.status != expected || (path == .onlinePIN && report.pin == nil)
+                || (loyalty && report.loyalty?.memberId == nil)
+            {
                 throw ExitCode(1)
             }
         }
