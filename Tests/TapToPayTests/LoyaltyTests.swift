@@ -21,6 +21,16 @@ struct LoyaltyTests {
             localizedVASType: "Coffee Club")
     }
 
+    /// A member's phone: the test program's pass beside an approving Visa card, on the gateway's clock.
+    static func phone(_ gateway: TestGateway) async throws
+        -> (TestLoyaltyProgram, LoopbackChannel<PassAndPaymentApplet<EmulatedCard>>)
+    {
+        let program = try TestLoyaltyProgram()
+        return (
+            program, await program.phone(carrying: try gateway.card(.approve).channel, clock: gateway.clock.function)
+        )
+    }
+
     /// The member id the merchant's server decrypts from an entry.
     static func member(_ entry: VASReadResult.ReadEntry?, _ program: TestLoyaltyProgram, now: Date) throws -> String {
         let data = try #require(entry?.customerVASData)
@@ -32,9 +42,7 @@ struct LoyaltyTests {
     func readVASAlone() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in
-                let program = try TestLoyaltyProgram()
-                let phone = await program.phone(
-                    carrying: try gateway.card(.approve).channel, clock: gateway.clock.function)
+                let (program, phone) = try await Self.phone(gateway)
                 await till.interface.tap(phone)
                 let result = try await till.session.readVAS(
                     Self.request([Self.otherProgram, TestLoyaltyProgram.passTypeIdentifier]))
@@ -72,9 +80,8 @@ struct LoyaltyTests {
     func passAndPayment() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in
-                let program = try TestLoyaltyProgram()
-                await till.interface.tap(
-                    await program.phone(carrying: try gateway.card(.approve).channel, clock: gateway.clock.function))
+                let (program, phone) = try await Self.phone(gateway)
+                await till.interface.tap(phone)
                 let (payment, passes) = try await till.session.readPaymentCard(
                     Self.purchase, vasRequest: Self.request(), stopOnVASResult: false)
                 try await till.events.expectRest(Till.readEvents)
@@ -90,9 +97,7 @@ struct LoyaltyTests {
     func stopOnVASResult() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in
-                let program = try TestLoyaltyProgram()
-                let phone = await program.phone(
-                    carrying: try gateway.card(.approve).channel, clock: gateway.clock.function)
+                let (program, phone) = try await Self.phone(gateway)
                 await till.interface.tap(phone)
                 let (stopped, passes) = try await till.session.readPaymentCard(
                     Self.purchase, vasRequest: Self.request(), stopOnVASResult: true)
@@ -128,9 +133,7 @@ struct LoyaltyTests {
     func retryDuringVAS() async throws {
         try await TestGateway.with { gateway in
             try await gateway.withTill { till in
-                let program = try TestLoyaltyProgram()
-                let phone = await program.phone(
-                    carrying: try gateway.card(.approve).channel, clock: gateway.clock.function)
+                let (program, phone) = try await Self.phone(gateway)
                 await phone.setFaults(FaultPlan(faults: [.cardRemoved(afterCommands: 1)]))
                 await till.interface.tap(phone)
                 async let reading = till.session.readPaymentCard(

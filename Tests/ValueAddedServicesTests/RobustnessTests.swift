@@ -8,24 +8,13 @@ import ValueAddedServices
 /// Random and mutated input never crashes the wallet's applet or the merchant's decryptor, and never gets a pass out
 /// of the applet or a message out of the decryptor.
 @Suite struct RobustnessTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func randomGetVASDataNeverReleasesAPass() throws {
         let key = P256.KeyAgreement.PrivateKey()
         let pass = try VASPass(
             passTypeIdentifier: "pass.com.example.coffee", serialNumber: "1", message: "m", encryptionKey: key.publicKey
         )
         var applet = VASApplet(passes: [pass], paymentReady: true, customerAuthenticated: true)
-        var random = SplitMix(state: 29)
+        var random = SeededRandomNumberGenerator(seed: 29)
         let valid = VASReader.getData(
             VASReader.Merchant(passTypeIdentifier: "pass.com.example.coffee"),
             capabilities: VASTerminalCapabilities(mode: .vasAndPayment))
@@ -62,7 +51,7 @@ import ValueAddedServices
         let cryptogram = try VASCryptogram.seal(
             "member-1001", timestamp: now, passTypeIdentifier: "pass.com.example.coffee", to: key.publicKey)
         let decryptor = VASDecryptor(keys: [key])
-        var random = SplitMix(state: 7)
+        var random = SeededRandomNumberGenerator(seed: 7)
         for _ in 0..<2_000 {
             var mutated = cryptogram
             let index = Int.random(in: 0..<mutated.count, using: &random)

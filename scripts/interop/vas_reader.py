@@ -22,6 +22,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.x963kdf import X963KDF
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from contactless_flow import Failure as TLVFailure, parse_tlv  # noqa: E402  (the BER-TLV reader of our pyscard flows)
+
 AID = b"OSE.VAS.01"
 APPLE_EPOCH = datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)
 
@@ -31,31 +34,18 @@ class Failure(Exception):
 
 
 def tlv(data):
-    """Flat and nested BER-TLV into {tag: value}, descending into constructed objects."""
-    found, i = {}, 0
-    while i < len(data):
-        tag = data[i]
-        i += 1
-        if tag & 0x1F == 0x1F:
-            while True:
-                tag = (tag << 8) | data[i]
-                i += 1
-                if not data[i - 1] & 0x80:
-                    break
-        length = data[i]
-        i += 1
-        if length & 0x80:
-            count = length & 0x7F
-            length = int.from_bytes(data[i : i + count], "big")
-            i += count
-        value = bytes(data[i : i + length])
-        if i + length > len(data):
-            raise Failure(f"tag {tag:X} runs past the data")
-        i += length
-        found[tag] = value
-        first = tag >> (8 * ((tag.bit_length() - 1) // 8))
-        if first & 0x20:
-            found.update(tlv(value))
+    """Every data object of BER-TLV `data`, nested ones too, as {tag: value}."""
+    found = {}
+
+    def walk(nodes):
+        for tag, value, children in nodes:
+            found[tag] = bytes(value)
+            walk(children or [])
+
+    try:
+        walk(parse_tlv(list(data), "VAS answer"))
+    except TLVFailure as error:
+        raise Failure(str(error)) from error
     return found
 
 
