@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
     ],
     targets: [
         .target(
@@ -108,6 +110,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -117,6 +121,19 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // The merchant console's templates and assets, compiled into the binary.
+            resources: [
+                .embedInCode("Console/Templates/layout.mustache"),
+                .embedInCode("Console/Templates/sign-in.mustache"),
+                .embedInCode("Console/Templates/invitation.mustache"),
+                .embedInCode("Console/Templates/message.mustache"),
+                .embedInCode("Console/Templates/overview.mustache"),
+                .embedInCode("Console/Templates/payments.mustache"),
+                .embedInCode("Console/Templates/payment.mustache"),
+                .embedInCode("Console/Templates/tap-to-pay.mustache"),
+                .embedInCode("Console/Templates/team.mustache"),
+                .embedInCode("Console/Assets/console.css"), .embedInCode("Console/Assets/console.js"),
             ],
             swiftSettings: strictness
         ),

@@ -23,6 +23,7 @@ extension Caller {
         case .readerToken: "user:\(userId ?? "?")"
         case .readerSession: "device:\(deviceId ?? "?")"
         case .apiKey: "merchant:\(merchantId)"
+        case .consoleSession: "user:\(userId ?? "?")"
         }
     }
 }
@@ -34,6 +35,7 @@ extension Caller.Credential: CustomStringConvertible {
         case .apiKey: "an API key"
         case .readerToken: "a reader token"
         case .readerSession: "a reader session"
+        case .consoleSession: "a console session"
         }
     }
 }

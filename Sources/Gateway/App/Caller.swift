@@ -9,6 +9,8 @@ public struct Caller: Sendable, Hashable {
         case readerToken
         /// A reader session (JWT) from prepare, bound to one device: payments from that device.
         case readerSession
+        /// A merchant user signed in to the console (a session cookie): the merchant's payments, as its server.
+        case consoleSession
     }
 
     /// How the caller authenticated.

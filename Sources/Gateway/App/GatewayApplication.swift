@@ -90,7 +90,13 @@ public struct GatewayApplication: Sendable {
             database: database, keys: keys, payments: payments, metrics: metrics,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock,
             applePay: applePay, idempotencyKeys: idempotencyKeys, revocations: revocations,
-            maxRequestBodySize: configuration.maxRequestBodySize)
+            maxRequestBodySize: configuration.maxRequestBodySize,
+            console: { payments in
+                try ConsoleController(
+                    accounts: ConsoleAccounts(database: database, bcryptCost: configuration.passwordHashCost),
+                    payments: payments, merchants: MerchantRepository(database: database), database: database,
+                    clock: clock, secureCookies: configuration.secureCookies)
+            })
         var application = Application(
             router: router,
             configuration: ApplicationConfiguration(
@@ -111,7 +117,8 @@ public struct GatewayApplication: Sendable {
     static func buildRouter(
         database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
         policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date, applePay: ApplePayAcceptance,
-        idempotencyKeys: IdempotencyStore, revocations: TokenRevocations, maxRequestBodySize: Int
+        idempotencyKeys: IdempotencyStore, revocations: TokenRevocations, maxRequestBodySize: Int,
+        console: (PaymentService) throws -> ConsoleController? = { _ in nil }
     ) async throws -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -138,6 +145,7 @@ public struct GatewayApplication: Sendable {
             metrics: metrics)
         paymentController.addRoutes(to: api)
         ApplePayController(payments: paymentController, acceptance: applePay).addRoutes(to: api)
+        try console(payments)?.addRoutes(to: router)
         allowedMethods.load(router.routes)
         return router
     }

@@ -38,6 +38,10 @@ public struct GatewayConfiguration: Sendable {
     /// How long an `Idempotency-Key` is kept and its answer replayed; older keys are deleted by the sweep and may
     /// be used again. 24 hours by default, as Stripe keeps its keys.
     public var idempotencyRetention: TimeInterval = 24 * 3600
+    /// Whether the console's cookies are `Secure`: set it when clients reach the gateway over TLS (a proxy in front).
+    public var secureCookies = false
+    /// bcrypt's cost for console passwords (12; tests lower it to keep fast).
+    public var passwordHashCost: UInt8 = 12
 
     /// 64 KiB: the largest body the API takes, a sealed tap or an Apple Pay token, is a few KiB.
     public static let defaultMaxRequestBodySize = 64 * 1024

@@ -12,9 +12,13 @@ public struct GatewayRequestContext: RequestContext {
     /// The caller, once an authenticating middleware or route has resolved the credentials.
     public var caller: Caller?
 
+    /// The client's IP address, as the connection shows it (the console's login throttle counts failures by it).
+    public var remoteAddress: String?
+
     /// Creates the context of a request.
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The largest request body read, in bytes: ``GatewayConfiguration/maxRequestBodySize`` once

@@ -57,9 +57,8 @@ struct PaymentController: Sendable {
             }
             return JSONResponse(
                 try await service.payments(
-                    caller: caller, status: status, last4: last4,
-                    startingAfter: query.get("startingAfter"),
-                    limit: limit ?? 20))
+                    caller: caller, filter: PaymentFilter(status: status, last4: last4),
+                    startingAfter: query.get("startingAfter"), limit: limit ?? 20))
         }
         group.get("v1/payments/:id") { _, context in
             JSONResponse(

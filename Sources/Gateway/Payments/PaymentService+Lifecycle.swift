@@ -14,7 +14,7 @@ extension PaymentService {
 
     /// A page of the merchant's payments, newest first (a reader session's: its own device's).
     func payments(
-        caller: Caller, status: PaymentStatus?, last4: String?, startingAfter: String?, limit: Int
+        caller: Caller, filter: PaymentFilter, startingAfter: String?, limit: Int
     ) async throws -> PaymentList {
         guard (1...100).contains(limit) else {
             throw GatewayAPIError(code: .invalidRequest, message: "limit must be between 1 and 100")
@@ -27,10 +27,11 @@ extension PaymentService {
                 throw GatewayAPIError(code: .invalidRequest, message: "startingAfter is not a payment of this list")
             }
         }
+        var filter = filter
+        if let device = caller.deviceId { filter.deviceId = device }  // a reader session sees its device's only
         let records = try await repository.payments(
-            merchantId: caller.merchantId, deviceId: caller.deviceId, status: status, last4: last4,
-            startingAfter: startingAfter,
-            limit: limit + 1, on: database)
+            merchantId: caller.merchantId, filter: filter, startingAfter: startingAfter, limit: limit + 1,
+            on: database)
         return PaymentList(data: records.prefix(limit).map(\.payment), hasMore: records.count > limit)
     }
 

@@ -144,18 +144,36 @@ extension Tap.MerchantCommand {
             @Option(help: "The merchant id (mer_…).") var merchant: String
             @Option(help: "The user's email address.") var email: String
             @Option(help: "admin (may link the account) or staff.") var role: String
+            @Flag(help: "Print a one-time link (72 hours) where the user sets a console password.") var invite = false
+            @Option(help: ArgumentHelp("The console's address, for the link.", valueName: "url"))
+            var consoleURL = "http://127.0.0.1:8080"
             @OptionGroup var store: GatewayStoreOptions
+
+            /// The JSON output with --invite: the only place the link ever appears.
+            struct Invited: Encodable {
+                var user: MerchantUser
+                var invitationLink: String
+            }
 
             func run() async throws {
                 guard let roleValue = MerchantUser.Role(rawValue: role.lowercased()) else {
                     throw ValidationError("--role must be admin or staff")
                 }
-                let user = try await store.withDatabase { database in
-                    try await MerchantUserRepository(database: database).add(
+                let (user, token) = try await store.withDatabase { database in
+                    let user = try await MerchantUserRepository(database: database).add(
                         merchantId: merchant, email: email, role: roleValue, actor: cliActor)
+                    let token =
+                        invite
+                        ? try await ConsoleAccounts(database: database).invite(userId: user.id, actor: cliActor) : nil
+                    return (user, token)
                 }
-                if store.json { return try store.printJSON(user) }
+                let link = token.map { consoleURL.trimmingCharacters(in: ["/"]) + "/console/invitations/\($0)" }
+                if store.json {
+                    if let link { return try store.printJSON(Invited(user: user, invitationLink: link)) }
+                    return try store.printJSON(user)
+                }
                 print("Added \(user.role.rawValue) \(user.id) <\(user.email)> to \(user.merchantId)")
+                if let link { print("Invitation (works once, for 72 hours; shown only now): \(link)") }
             }
         }
     }

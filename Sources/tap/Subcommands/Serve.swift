@@ -58,6 +58,8 @@ extension Tap {
             help: ArgumentHelp(
                 "How long an Idempotency-Key and its answer are kept; older keys are deleted.", valueName: "hours"))
         var idempotencyRetention = 24.0
+        @Flag(help: "Mark the console's cookies Secure: clients reach this gateway over TLS (a proxy in front).")
+        var secureCookies = false
 
         func validate() throws {
             if issuerPINKey != nil, issuer == nil {
@@ -84,6 +86,7 @@ extension Tap {
                 caPublicKeys: try caPublicKeys(logger: logger))
             configuration.maxRequestBodySize = maxBodySize
             configuration.idempotencyRetention = idempotencyRetention * 3600
+            configuration.secureCookies = secureCookies
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {

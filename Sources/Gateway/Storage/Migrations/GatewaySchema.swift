@@ -157,6 +157,45 @@ public enum GatewaySchema {
                 """
             ]
         },
+        Migration(version: 9, name: "merchant console: passwords, invitations, sessions, login throttling, terms") {
+            dialect in
+            [
+                "ALTER TABLE merchant_users ADD COLUMN password_hash TEXT",
+                "ALTER TABLE merchant_users ADD COLUMN deactivated_at BIGINT",
+                "ALTER TABLE merchants ADD COLUMN staff_refund_limit BIGINT",
+                "ALTER TABLE merchants ADD COLUMN terms_version TEXT",
+                """
+                CREATE TABLE console_invitations (
+                    token_hash \(dialect.blobType) PRIMARY KEY, user_id TEXT NOT NULL REFERENCES merchant_users (id),
+                    created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT)
+                """,
+                """
+                CREATE TABLE console_sessions (
+                    id_hash \(dialect.blobType) PRIMARY KEY, user_id TEXT NOT NULL REFERENCES merchant_users (id),
+                    merchant_id TEXT NOT NULL, csrf_token TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    last_seen_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, address TEXT, user_agent TEXT)
+                """,
+                "CREATE INDEX console_sessions_by_user ON console_sessions (user_id)",
+                """
+                CREATE TABLE console_login_failures (
+                    subject TEXT PRIMARY KEY, window_started_at BIGINT NOT NULL, failures BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE console_submissions (
+                    merchant_id TEXT NOT NULL, token TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (merchant_id, token))
+                """,
+                """
+                CREATE TABLE terms_versions (
+                    version TEXT PRIMARY KEY, body TEXT NOT NULL, published_at BIGINT NOT NULL)
+                """,
+                // The console's filters, each newest first within a merchant.
+                "CREATE INDEX payments_by_status ON payments (merchant_id, status, created_at)",
+                "CREATE INDEX payments_by_last4 ON payments (merchant_id, card_last4, created_at)",
+                "CREATE INDEX payments_by_bin ON payments (merchant_id, card_bin, created_at)",
+                "CREATE INDEX payments_by_device ON payments (merchant_id, device_id, created_at)",
+            ]
+        },
     ]
 
     /// The migrator for these steps.

@@ -66,7 +66,7 @@ public struct MerchantRepository: Sendable {
     /// - Throws: ``GatewayAPIError`` (`adminRequired`, `accountAlreadyLinked`, `relinkNotAllowed`, `notFound`);
     ///   ``StorageError``.
     public func link(
-        by caller: Caller, deviceId: String, relink: Bool, now: Date = Date()
+        by caller: Caller, deviceId: String, relink: Bool, termsVersion: String? = nil, now: Date = Date()
     ) async throws -> Merchant {
         try await database.transaction { executor in
             guard var merchant = try await Self.merchant(id: caller.merchantId, on: executor, lock: true) else {
@@ -76,11 +76,13 @@ public struct MerchantRepository: Sendable {
             merchant.termsAcceptedAt = Date(millis: now.millis)
             merchant.termsAcceptedBy = caller.userId
             try await executor.query(
-                "UPDATE merchants SET terms_accepted_at = $1, terms_accepted_by = $2 WHERE id = $3",
-                [.integer(now.millis), .text(caller.userId), .text(merchant.id)])
+                "UPDATE merchants SET terms_accepted_at = $1, terms_accepted_by = $2, terms_version = $3 WHERE id = $4",
+                [.integer(now.millis), .text(caller.userId), .text(termsVersion), .text(merchant.id)])
             try await AuditLog.record(
                 on: executor, at: now, actor: caller.auditActor, entity: "merchant", id: merchant.id,
-                action: relink ? "termsReaccepted" : "termsAccepted", detail: "on device \(deviceId)")
+                action: relink ? "termsReaccepted" : "termsAccepted",
+                detail: (deviceId == "console" ? "in the console" : "on device \(deviceId)")
+                    + (termsVersion.map { ", version \($0)" } ?? ""))
             return merchant
         }
     }

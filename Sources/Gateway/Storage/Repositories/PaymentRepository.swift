@@ -60,26 +60,24 @@ package struct PaymentRepository: Sendable {
         return try rows.first.map(Self.record)
     }
 
-    /// The merchant's payments, newest first, after `startingAfter` (an id), optionally of one device only, with
-    /// one status or last four digits.
+    /// The merchant's payments matching `filter`, newest first, after `startingAfter` (an id).
     func payments(
-        merchantId: String, deviceId: String?, status: PaymentStatus?, last4: String?, startingAfter: String?,
-        limit: Int, on executor: any SQLExecutor
+        merchantId: String, filter: PaymentFilter, startingAfter: String?, limit: Int, on executor: any SQLExecutor
     ) async throws(StorageError) -> [PaymentRecord] {
         var sql = "SELECT \(Self.columns) FROM payments WHERE merchant_id = $1"
         var binds: [SQLValue] = [.text(merchantId)]
-        if let deviceId {
-            binds.append(.text(deviceId))
-            sql += " AND device_id = $\(binds.count)"
+        func and(_ condition: String, _ value: SQLValue) {
+            binds.append(value)
+            sql += " AND " + condition.replacingOccurrences(of: "?", with: "$\(binds.count)")
         }
-        if let status {
-            binds.append(.text(status.rawValue))
-            sql += " AND status = $\(binds.count)"
-        }
-        if let last4 {
-            binds.append(.text(last4))
-            sql += " AND card_last4 = $\(binds.count)"
-        }
+        if let deviceId = filter.deviceId { and("device_id = ?", .text(deviceId)) }
+        if let status = filter.status { and("status = ?", .text(status.rawValue)) }
+        if let last4 = filter.last4 { and("card_last4 = ?", .text(last4)) }
+        if let bin = filter.bin { and("card_bin = ?", .text(bin)) }
+        if let from = filter.createdFrom { and("created_at >= ?", .integer(from.millis)) }
+        if let before = filter.createdBefore { and("created_at < ?", .integer(before.millis)) }
+        if let minimum = filter.minimumAmount { and("amount >= ?", .integer(minimum)) }
+        if let maximum = filter.maximumAmount { and("amount <= ?", .integer(maximum)) }
         if let startingAfter {
             binds.append(.text(startingAfter))
             let cursor = "(SELECT created_at FROM payments WHERE id = $\(binds.count))"
