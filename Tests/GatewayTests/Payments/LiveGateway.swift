@@ -63,6 +63,7 @@ struct LiveGateway {
             port: 0, dataDirectory: directory, databaseURL: databaseURL, issuer: issuer, issuerTimeout: issuerTimeout,
             reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys, clock: clock.function)
         configuration.applePayTrustedRootsPEM = applePayRootsPEM
+        configuration.passwordHashCost = 4  // bcrypt's minimum: the console's tests hash many passwords
         let application = try await GatewayApplication.build(configuration: configuration, logger: logs.logger)
         try await application.application.test(.live) { liveClient in
             let client: any TestClientProtocol =
