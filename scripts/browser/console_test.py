@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""The merchant console in a real browser: headless Chromium (Debian's) driven by Selenium, pages scanned by axe-core
+(axe-selenium-python), against a live `tap serve` this script starts on the data directory or PostgreSQL URL given.
+
+invite -> set password -> sign in -> accept the terms as admin -> a device prepares and pays through the API (as the
+SDK does) -> the payment is listed -> refund part of it -> invite staff -> staff signs in, is told who may accept the
+terms and is refused a refund without a limit -> a form with a wrong CSRF token is refused -> five wrong passwords
+throttle sign-in -> sign out. Every page: zero serious or critical axe violations, a screenshot at desktop and phone
+width. The server's log never holds a password, a full PAN, an API key secret or a session token.
+
+usage: console_test.py --tap PATH --data-dir DIR [--database URL] --port N --screenshots DIR --label NAME
+Exit 1 with the reason on any failure.
+"""
+
+import argparse
+import http.cookiejar
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+PASSWORD = "correct-horse-battery-staple"
+STAFF_PASSWORD = "staff-password-for-tests"
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Console:
+    def __init__(self, args):
+        self.args = args
+        self.base = f"http://127.0.0.1:{args.port}"
+        self.store = ["--data-dir", args.data_dir] + (["--database", args.database] if args.database else [])
+        self.pages = 0
+        self.server = None
+        os.makedirs(args.screenshots, exist_ok=True)
+
+    # --- the gateway -----------------------------------------------------------------------------------------------
+
+    def tap(self, *arguments):
+        result = subprocess.run([self.args.tap, *arguments], capture_output=True, text=True, timeout=120)
+        if result.returncode != 0:
+            raise Failure(f"tap {' '.join(arguments[:3])} failed: {result.stderr.strip()[-400:]}")
+        return result.stdout
+
+    def start(self):
+        self.log = open(os.path.join(self.args.data_dir, "serve.log"), "w")
+        self.server = subprocess.Popen(
+            [self.args.tap, "serve", "--port", str(self.args.port), *self.store], stdout=self.log, stderr=self.log)
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(self.base + "/health", timeout=1).read()
+                return
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.1)
+        raise Failure("tap serve did not answer /health in 30 s")
+
+    def stop(self):
+        if self.server:
+            self.server.terminate()
+            self.server.wait(timeout=30)
+            self.log.close()
+
+    def api(self, method, path, token, body=None, idempotency=None):
+        request = urllib.request.Request(self.base + path, method=method)
+        request.add_header("Authorization", f"Bearer {token}")
+        if idempotency:
+            request.add_header("Idempotency-Key", idempotency)
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            request.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(request, data=data, timeout=30) as response:
+            return response.read().decode()
+
+    # --- the browser -----------------------------------------------------------------------------------------------
+
+    def browser(self):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--force-device-scale-factor=1"):
+            options.add_argument(flag)
+        return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+    def visit(self, driver, path, name):
+        driver.get(self.base + path)
+        self.scan(driver, name)
+
+    def scan(self, driver, name):
+        """axe-core on the page as it is, then screenshots at desktop and phone width."""
+        axe = Axe(driver)
+        axe.inject()
+        results = axe.run()
+        serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        if serious:
+            detail = "; ".join(f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+                               for v in serious)
+            raise Failure(f"axe on {name}: {detail}")
+        for label, (width, height) in (("desktop", DESKTOP), ("phone", PHONE)):
+            # The whole page: the window as tall as the document at this width.
+            driver.set_window_size(width, height)
+            full = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.set_window_size(width, max(height, min(full + 120, 6000)))
+            driver.execute_script("window.scrollTo(0, 0)")
+            driver.save_screenshot(os.path.join(self.args.screenshots, f"{self.args.label}-{name}-{label}.png"))
+        driver.set_window_size(*DESKTOP)
+        self.pages += 1
+
+    @staticmethod
+    def fill(driver, fields):
+        for name, value in fields.items():
+            element = driver.find_element(By.NAME, name)
+            element.clear()
+            element.send_keys(value)
+
+    @staticmethod
+    def submit(driver, button_text, accept_confirm=False):
+        button = driver.find_element(By.XPATH, f"//button[normalize-space()='{button_text}']")
+        old = driver.find_element(By.TAG_NAME, "html")
+        button.click()
+        if accept_confirm:
+            WebDriverWait(driver, 5).until(lambda d: d.switch_to.alert).accept()
+        WebDriverWait(driver, 10).until(lambda d: old != d.find_element(By.TAG_NAME, "html"))
+
+    def sign_in(self, driver, email, password):
+        driver.get(self.base + "/console/sign-in")
+        self.fill(driver, {"email": email, "password": password})
+        self.submit(driver, "Sign in")
+
+    # --- the story -------------------------------------------------------------------------------------------------
+
+    def run(self):
+        merchant = json.loads(self.tap("merchant", "create", "--name", "Browser Shop", "--country", "DE",
+                                       "--currency", "EUR", "--json", *self.store))["id"]
+        invited = json.loads(self.tap("merchant", "user", "add", "--merchant", merchant, "--email", "owner@shop.example",
+                                      "--role", "admin", "--invite", "--console-url", self.base, "--json", *self.store))
+        admin_id = invited["user"]["id"]
+        key = json.loads(self.tap("merchant", "key", "create", "--merchant", merchant, "--json", *self.store))["secret"]
+        self.start()
+        driver = self.browser()
+        try:
+            self.story(driver, invited["invitationLink"], admin_id, key)
+        finally:
+            driver.quit()
+            self.stop()
+        self.check_log(key)
+
+    def story(self, driver, invitation, admin_id, key):
+        driver.get(self.base + "/console")
+        check(driver.current_url.endswith("/console/sign-in"), "the console did not send a stranger to sign in")
+        self.scan(driver, "sign-in")
+
+        driver.get(invitation)
+        self.scan(driver, "invitation")
+        self.fill(driver, {"password": PASSWORD})
+        self.submit(driver, "Set password")
+        check("Password set" in driver.page_source, "setting the password did not succeed")
+        driver.get(invitation)
+        check("unknown, used or expired" in driver.page_source, "the invitation worked twice")
+
+        self.sign_in(driver, "owner@shop.example", PASSWORD)
+        check(driver.current_url.endswith("/console"), f"sign-in went to {driver.current_url}")
+        self.scan(driver, "overview")
+
+        self.visit(driver, "/console/tap-to-pay", "tap-to-pay")
+        self.submit(driver, "Accept the Terms and Conditions")
+        check("Every device of the account can accept payments." in driver.page_source, "the terms were not accepted")
+        self.scan(driver, "tap-to-pay-accepted")
+
+        # A device of the merchant prepares and pays, as the SDK does over the API.
+        token = json.loads(self.api("POST", "/v1/reader-tokens", key, {"userId": admin_id}))["token"]
+        prepare = self.api("POST", "/v1/devices/phone-1/prepare", token)
+        path = os.path.join(self.args.data_dir, "prepare.ndjson")
+        with open(path, "w") as f:
+            f.write(prepare)
+        session = json.loads(prepare.strip().splitlines()[-1])["provisioning"]["session"]["token"]
+        sealed = self.tap("seal", "--provisioning", path, "--card", "visa", "--amount", "12.34").strip()
+        payment = json.loads(self.api("POST", "/v1/payments", session,
+                                      {"cardData": json.loads(sealed), "amount": 1234, "currency": "EUR"},
+                                      idempotency="browser-1"))
+        check(payment["status"] == "succeeded", f"the payment was {payment['status']}")
+
+        self.visit(driver, "/console/payments", "payments")
+        check(payment["id"] in driver.page_source and "12.34 EUR" in driver.page_source, "the payment is not listed")
+        driver.get(self.base + "/console/payments?status=declined")
+        check(payment["id"] not in driver.page_source, "the status filter did not filter")
+        self.visit(driver, f"/console/payments/{payment['id']}", "payment")
+        self.fill(driver, {"amount": "5.00", "reason": "damaged item"})
+        self.submit(driver, "Refund", accept_confirm=True)
+        check("Refunded 5.00 EUR" in driver.page_source, "the refund did not go through")
+        check("refunded" in driver.page_source, "the timeline has no refund")
+        self.scan(driver, "payment-refunded")
+        api_view = json.loads(self.api("GET", f"/v1/payments/{payment['id']}", key))
+        check(api_view["refundedAmount"] == 500, f"the API shows {api_view['refundedAmount']} refunded")
+
+        self.visit(driver, "/console/team", "team")
+        self.fill(driver, {"email": "staff@shop.example"})
+        self.submit(driver, "Invite")
+        link = re.search(r"(http://[^<\s]*/console/invitations/[A-Za-z0-9_-]+)", driver.page_source)
+        check(link, "no invitation link shown")
+        self.scan(driver, "team-invited")
+
+        # CSRF: the session's cookie with a wrong token changes nothing.
+        cookies = {c["name"]: c["value"] for c in driver.get_cookies()}
+        request = urllib.request.Request(
+            self.base + "/console/team/invitations", method="POST",
+            data=urllib.parse.urlencode({"_csrf": "wrong", "email": "csrf@shop.example", "role": "admin"}).encode())
+        request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()))
+        request.add_header("Content-Type", "application/x-www-form-urlencoded")
+        try:
+            urllib.request.urlopen(request, timeout=10)
+            raise Failure("a form with a wrong CSRF token was accepted")
+        except urllib.error.HTTPError as error:
+            check(error.code == 403, f"a wrong CSRF token got {error.code}")
+        driver.get(self.base + "/console/team")
+        check("csrf@shop.example" not in driver.page_source, "the refused form invited a user")
+
+        staff = self.browser()
+        try:
+            staff.get(link.group(1))
+            self.fill(staff, {"password": STAFF_PASSWORD})
+            self.submit(staff, "Set password")
+            self.sign_in(staff, "staff@shop.example", STAFF_PASSWORD)
+            self.visit(staff, f"/console/payments/{payment['id']}", "payment-staff")
+            check("Staff may not refund" in staff.page_source, "staff are not told they may not refund")
+            self.fill(staff, {"amount": "1.00"})
+            self.submit(staff, "Refund", accept_confirm=True)
+            check("Staff may not refund this much" in staff.page_source, "staff refunded without a limit")
+        finally:
+            staff.quit()
+
+        # Five wrong passwords, then the right one is refused too.
+        driver.delete_all_cookies()
+        for _ in range(5):
+            self.sign_in(driver, "owner@shop.example", "not-the-password")
+            check("The email or password is wrong." in driver.page_source, "a wrong password was not refused")
+        self.sign_in(driver, "owner@shop.example", PASSWORD)
+        check("Too many failed attempts" in driver.page_source, "sign-in was not throttled")
+        self.scan(driver, "sign-in-throttled")
+
+    def check_log(self, key):
+        with open(os.path.join(self.args.data_dir, "serve.log")) as f:
+            log = f.read()
+        for secret, name in ((PASSWORD, "a password"), (STAFF_PASSWORD, "a password"), (key, "the API key"),
+                             ("4761739001010119", "a full PAN")):
+            check(secret not in log, f"the server's log holds {name}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tap", required=True)
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--database")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--label", required=True)
+    args = parser.parse_args()
+    console = Console(args)
+    console.run()
+    print(f"console in Chromium ({args.label}): {console.pages} pages scanned by axe-core with no serious or "
+          f"critical violation, screenshots in {args.screenshots}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Failure as error:
+        sys.exit(f"console browser test: {error}")
