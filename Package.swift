@@ -133,6 +133,7 @@ let package = Package(
                 .embedInCode("Console/Templates/payment.mustache"),
                 .embedInCode("Console/Templates/tap-to-pay.mustache"),
                 .embedInCode("Console/Templates/team.mustache"),
+                .embedInCode("Console/Templates/developers.mustache"),
                 .embedInCode("Console/Assets/console.css"), .embedInCode("Console/Assets/console.js"),
             ],
             swiftSettings: strictness

@@ -52,6 +52,7 @@ class Console:
         self.store = ["--data-dir", args.data_dir] + (["--database", args.database] if args.database else [])
         self.pages = 0
         self.server = None
+        self.secrets = []
         os.makedirs(args.screenshots, exist_ok=True)
 
     # --- the gateway -----------------------------------------------------------------------------------------------
@@ -213,6 +214,17 @@ class Console:
         api_view = json.loads(self.api("GET", f"/v1/payments/{payment['id']}", key))
         check(api_view["refundedAmount"] == 500, f"the API shows {api_view['refundedAmount']} refunded")
 
+        self.visit(driver, "/console/developers", "developers")
+        self.fill(driver, {"name": "checkout server"})
+        self.submit(driver, "Create API key")
+        secret = re.search(r"sk_[A-Za-z0-9_-]+", driver.page_source)
+        check(secret, "no new API key shown")
+        self.scan(driver, "developers-created")
+        check(json.loads(self.api("GET", "/v1/payments", secret.group(0)))["data"], "the new key does not list payments")
+        driver.get(self.base + "/console/developers")
+        check(secret.group(0) not in driver.page_source, "the key's secret was shown twice")
+        self.secrets.append(secret.group(0))
+
         self.visit(driver, "/console/team", "team")
         self.fill(driver, {"email": "staff@shop.example"})
         self.submit(driver, "Invite")
@@ -262,7 +274,7 @@ class Console:
         with open(os.path.join(self.args.data_dir, "serve.log")) as f:
             log = f.read()
         for secret, name in ((PASSWORD, "a password"), (STAFF_PASSWORD, "a password"), (key, "the API key"),
-                             ("4761739001010119", "a full PAN")):
+                             ("4761739001010119", "a full PAN"), *((s, "an API key") for s in self.secrets)):
             check(secret not in log, f"the server's log holds {name}")
 
 

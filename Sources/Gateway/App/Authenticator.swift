@@ -18,11 +18,16 @@ public struct Authenticator: RouterMiddleware {
 
     private let apiKeys: APIKeyRepository
     private let tokens: ReaderTokenAuthority
+    private let usage = APIKeyUsage()
+    private let clock: @Sendable () -> Date
 
     /// Creates the middleware.
-    public init(apiKeys: APIKeyRepository, tokens: ReaderTokenAuthority) {
+    public init(
+        apiKeys: APIKeyRepository, tokens: ReaderTokenAuthority, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.apiKeys = apiKeys
         self.tokens = tokens
+        self.clock = clock
     }
 
     /// Authenticates, then runs the rest of the chain.
@@ -44,6 +49,9 @@ public struct Authenticator: RouterMiddleware {
         guard let key = try await apiKeys.key(for: APIKey.Secret(credential)) else {
             throw GatewayAPIError(code: .unauthorized, message: "the API key is unknown or revoked")
         }
+        // "Last used" to the minute: one write a minute per key, not one per request.
+        let now = clock()
+        if usage.isDue(key.id, now: now) { try await apiKeys.recordUse(id: key.id, now: now) }
         return Caller(credential: .apiKey, merchantId: key.merchantId, userId: nil)
     }
 
@@ -64,5 +72,20 @@ public struct Authenticator: RouterMiddleware {
         while start < end, isSpace(bytes[start]) { start += 1 }
         while end > start, isSpace(bytes[end - 1]) { end -= 1 }
         return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
+/// When each API key's use was last written, so that a busy key costs one write a minute.
+final class APIKeyUsage: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: [String: Date] = [:]
+
+    /// Whether `id`'s use should be written at `now` (and notes that it will be).
+    func isDue(_ id: String, now: Date) -> Bool {
+        lock.withLock {
+            if let last = written[id], now.timeIntervalSince(last) < 60 { return false }
+            written[id] = now
+            return true
+        }
     }
 }

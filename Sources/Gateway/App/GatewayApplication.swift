@@ -131,7 +131,7 @@ public struct GatewayApplication: Sendable {
         let tokens = await ReaderTokenAuthority(keys: keys, revocations: revocations, clock: clock)
         let merchants = MerchantRepository(database: database)
         let api = router.group().add(
-            middleware: Authenticator(apiKeys: APIKeyRepository(database: database), tokens: tokens))
+            middleware: Authenticator(apiKeys: APIKeyRepository(database: database), tokens: tokens, clock: clock))
         ReaderTokenController(users: MerchantUserRepository(database: database), tokens: tokens).addRoutes(to: api)
         AccountLinkController(merchants: merchants, clock: clock).addRoutes(to: api)
         TokenRevocationController(revocations: revocations, clock: clock).addRoutes(to: api)

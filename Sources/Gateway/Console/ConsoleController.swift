@@ -23,7 +23,9 @@ public struct ConsoleController: Sendable {
     let secureCookies: Bool
     let termsVersion = ConsoleTerms.current
 
-    static let sessionCookie = "console_session"
+    static let sessionCookie = sessionCookieName
+    /// The session cookie's name (benchmarks sign in with it).
+    public static let sessionCookieName = "console_session"
     static let formCookie = "console_form"
 
     init(
@@ -111,6 +113,23 @@ public struct ConsoleController: Sendable {
                 return ConsolePages.redirect("/console/team")
             }
         }
+        router.get("console/developers") { request, context in
+            try await withSession(request, context) { session, _, _ in try await developers(session) }
+        }
+        router.post("console/developers/keys") { request, context in
+            try await withSession(request, context, form: true) { session, _, form in
+                try await createKey(session, form: form)
+            }
+        }
+        router.post("console/developers/keys/:id/revoke") { request, context in
+            try await withSession(request, context, form: true) { session, _, _ in
+                guard session.user.isAdmin else { return forbidden(session, "Only admins revoke API keys.") }
+                _ = try await APIKeyRepository(database: database).revoke(
+                    id: try context.parameters.require("id"), merchantId: session.user.merchantId,
+                    actor: session.user.id, now: clock())
+                return ConsolePages.redirect("/console/developers")
+            }
+        }
         router.post("console/team/refund-limit") { request, context in
             try await withSession(request, context, form: true) { session, _, form in
                 try await setRefundLimit(session, form: form)
@@ -192,7 +211,7 @@ public struct ConsoleController: Sendable {
     func layout(_ session: ConsoleSession, current: String) -> [String: Any] {
         let items = [
             ("/console", "Overview"), ("/console/payments", "Payments"), ("/console/tap-to-pay", "Tap to Pay"),
-            ("/console/team", "Team"),
+            ("/console/team", "Team"), ("/console/developers", "Developers"),
         ].map { ["href": $0.0, "label": $0.1, "current": $0.0 == current] as [String: Any] }
         return [
             "nav": [

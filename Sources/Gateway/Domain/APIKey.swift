@@ -14,13 +14,22 @@ public struct APIKey: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// When it was revoked; nil while it is valid.
     public var revokedAt: Date?
+    /// What the merchant calls it (`checkout server`).
+    public var name: String?
+    /// When it last authenticated a request, to the minute.
+    public var lastUsedAt: Date?
 
     /// Creates a key record.
-    public init(id: String, merchantId: String, createdAt: Date, revokedAt: Date? = nil) {
+    public init(
+        id: String, merchantId: String, createdAt: Date, revokedAt: Date? = nil, name: String? = nil,
+        lastUsedAt: Date? = nil
+    ) {
         self.id = id
         self.merchantId = merchantId
         self.createdAt = createdAt
         self.revokedAt = revokedAt
+        self.name = name
+        self.lastUsedAt = lastUsedAt
     }
 
     /// The prefix of every secret, how the authenticator tells an API key from a JWT.

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import TestMode
+import _SQLStorage
 
 /// A whole gateway in this process, as `tap demo` and `tap bench gateway` use it: started on a free loopback port
 /// over a fresh data directory (durable SQLite, or the PostgreSQL database given; the in-process issuer with the test
@@ -21,6 +22,8 @@ struct EmbeddedGateway: Sendable {
     let deviceId: String
     /// The prepared device's provisioning: the PSP's HPKE key and the reader session.
     let provisioning: ReaderProvisioning
+    /// The first node's database (for what a benchmark sets up directly, as `tap merchant` would).
+    var database: (any SQLDatabase)?
 
     /// Starts the gateway (on `databaseURL`, or SQLite), onboards, writes `pastPayments` past payments of the
     /// merchant, runs `body`, then stops the gateway and removes its data directory.
@@ -52,6 +55,7 @@ struct EmbeddedGateway: Sendable {
             do {
                 var target = try await onboard(running.application, client: client)
                 target.clients = clients
+                target.database = running.application.database
                 if pastPayments > 0 {
                     let history = PaymentHistory(
                         count: pastPayments, merchantId: target.merchantId, deviceId: target.deviceId, now: Date())

@@ -2,9 +2,11 @@ import Foundation
 import Gateway
 import _SQLStorage
 
-/// A merchant's past: `count` succeeded payments of one device spread over the last 30 days, each with its audit row,
-/// and the idempotency keys a day's retention keeps (those of the last 24 hours), written straight into the
-/// database, so `tap bench gateway --past-payments` measures a gateway that has been in business for a while.
+/// A merchant's past: `count` payments of one device spread over the last 30 days (one in sixteen declined for
+/// insufficient funds; cards of three BINs and 10,000 last fours), each with its audit row, and the idempotency keys a
+/// day's retention keeps (those of the last 24 hours), written straight into the database, so `tap bench gateway
+/// --past-payments` measures a gateway that has been in business for a while and `tap bench console` has a history
+/// to list and filter.
 struct PaymentHistory {
     let count: Int
     let merchantId: String
@@ -47,6 +49,12 @@ struct PaymentHistory {
                 )
             case .postgres: ("", "lpad((n % 999999)::text, 6, '0')")
             }
+        let last4 =
+            switch dialect {
+            case .sqlite: "printf('%04d', n % 10000)"
+            case .postgres: "lpad((n % 10000)::text, 4, '0')"
+            }
+        let declined = "n % 16 = 7"
         let from =
             switch dialect {
             case .sqlite: "FROM seq"
@@ -59,14 +67,20 @@ struct PaymentHistory {
                 INSERT INTO payments (id, merchant_id, device_id, kind, status, capture_method, amount, currency,
                     captured_amount, refunded_amount, card_bin, card_last4, card_scheme, entry_mode, stan, rrn,
                     terminal_id, response_code, approval_code, created_at, updated_at)
-                SELECT 'pay_past_' || n, $3, $4, 'purchase', 'succeeded', 'automatic', 100 + n % 900, 'EUR',
-                    100 + n % 900, 0, '476173', '0119', 'visa', 'contactlessChip', \(stan), '000000000000',
-                    'T0000000', '00', 'A00000', $5 - n * $6, $5 - n * $6
+                SELECT 'pay_past_' || n, $3, $4, 'purchase',
+                    CASE WHEN \(declined) THEN 'declined' ELSE 'succeeded' END, 'automatic', 100 + n % 900, 'EUR',
+                    CASE WHEN \(declined) THEN 0 ELSE 100 + n % 900 END, 0,
+                    CASE n % 3 WHEN 0 THEN '476173' WHEN 1 THEN '520473' ELSE '489537' END, \(last4), 'visa',
+                    'contactlessChip', \(stan), '000000000000', 'T0000000',
+                    CASE WHEN \(declined) THEN '51' ELSE '00' END, CASE WHEN \(declined) THEN NULL ELSE 'A00000' END,
+                    $5 - n * $6, $5 - n * $6
                 \(from) WHERE $7 >= 0 AND $8 IS NOT NULL
                 """,
             numbers + """
                 INSERT INTO audit_log (at, actor, entity, entity_id, action, detail)
-                SELECT $5 - n * $6, 'issuer', 'payment', 'pay_past_' || n, 'succeeded', 'response 00'
+                SELECT $5 - n * $6, 'issuer', 'payment', 'pay_past_' || n,
+                    CASE WHEN \(declined) THEN 'declined' ELSE 'succeeded' END,
+                    CASE WHEN \(declined) THEN 'response 51' ELSE 'response 00' END
                 \(from) WHERE n > 0 \(unused)
                 """,
             numbers + """

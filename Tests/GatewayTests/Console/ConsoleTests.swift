@@ -221,6 +221,44 @@ struct ConsoleTests {
         }
     }
 
+    @Test func apiKeysAreShownOnceUsedAndRevoked() async throws {
+        try await LiveGateway.with(.sqlite) { gateway in
+            let admin = try await Self.user(gateway, email: "admin@shop.example", role: .admin)
+            let staff = try await Self.user(gateway, email: "staff@shop.example", role: .staff)
+            let (browser, _) = try await Self.signIn(gateway, email: admin.email)
+            let created = try await browser.submit(
+                on: "/console/developers", to: "/console/developers/keys", ["name": "checkout server"])
+            let secret = try #require(created.text.firstMatch(of: /sk_[A-Za-z0-9_-]+/).map { String($0.output) })
+            #expect(!(try await browser.get("/console/developers").text.contains(secret)))
+            #expect(!gateway.logs.text.contains(secret))
+            // The key works, and the console shows when it was last used.
+            #expect(try await gateway.get("/v1/payments", bearer: secret).status == .ok)
+            let listed = try await browser.get("/console/developers")
+            #expect(listed.text.contains("checkout server"))
+            #expect(
+                !listed.text.contains("<td>never</td>")
+                    || listed.text.components(separatedBy: "<td>never</td>").count == 2)
+            let id = try #require(
+                listed.text.firstMatch(of: /keys\/(key_[a-z0-9]+)\/revoke/).map { String($0.output.1) })
+            let keys = try await APIKeyRepository(database: gateway.application.database).keys(
+                merchantId: gateway.merchantId)
+            #expect(keys.first { $0.id == id }?.lastUsedAt != nil)
+
+            let (staffBrowser, _) = try await Self.signIn(gateway, email: staff.email)
+            let refused = try await staffBrowser.submit(
+                on: "/console/developers", to: "/console/developers/keys", ["name": "mine"])
+            #expect(refused.status == .forbidden)
+            let staffRevoke = try await staffBrowser.submit(
+                on: "/console/developers", to: "/console/developers/keys/\(id)/revoke", [:])
+            #expect(staffRevoke.status == .forbidden)
+
+            let revoked = try await browser.submit(
+                on: "/console/developers", to: "/console/developers/keys/\(id)/revoke", [:])
+            #expect(revoked.location == "/console/developers")
+            #expect(try await gateway.get("/v1/payments", bearer: secret).status == .unauthorized)
+        }
+    }
+
     @Test func amountsAreReadInTheCurrencysUnits() {
         #expect(ConsoleMoney.parse("12.34", "EUR") == 1_234)
         #expect(ConsoleMoney.parse("12", "EUR") == 1_200)

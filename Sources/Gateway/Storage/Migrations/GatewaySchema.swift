@@ -164,6 +164,8 @@ public enum GatewaySchema {
                 "ALTER TABLE merchant_users ADD COLUMN deactivated_at BIGINT",
                 "ALTER TABLE merchants ADD COLUMN staff_refund_limit BIGINT",
                 "ALTER TABLE merchants ADD COLUMN terms_version TEXT",
+                "ALTER TABLE api_keys ADD COLUMN name TEXT",
+                "ALTER TABLE api_keys ADD COLUMN last_used_at BIGINT",
                 """
                 CREATE TABLE console_invitations (
                     token_hash \(dialect.blobType) PRIMARY KEY, user_id TEXT NOT NULL REFERENCES merchant_users (id),

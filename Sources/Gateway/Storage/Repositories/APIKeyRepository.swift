@@ -12,16 +12,18 @@ public struct APIKeyRepository: Sendable {
 
     /// Creates a key for `merchantId`; the secret is returned here only and never stored.
     /// - Throws: ``DomainError/Code/notFound`` for an unknown merchant; ``StorageError``.
-    public func create(merchantId: String, actor: String, now: Date = Date()) async throws -> (APIKey, APIKey.Secret) {
-        let key = APIKey(id: EntityID.make("key"), merchantId: merchantId, createdAt: now)
+    public func create(
+        merchantId: String, name: String? = nil, actor: String, now: Date = Date()
+    ) async throws -> (APIKey, APIKey.Secret) {
+        let key = APIKey(id: EntityID.make("key"), merchantId: merchantId, createdAt: now, name: name)
         let secret = APIKey.Secret.generate()
         try await database.transaction { executor in
             guard try await MerchantRepository.merchant(id: merchantId, on: executor, lock: false) != nil else {
                 throw DomainError("no merchant \(merchantId)", code: .notFound)
             }
             try await executor.query(
-                "INSERT INTO api_keys (id, merchant_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)",
-                [.text(key.id), .text(merchantId), .blob(secret.hash), .integer(now.millis)])
+                "INSERT INTO api_keys (id, merchant_id, secret_hash, created_at, name) VALUES ($1, $2, $3, $4, $5)",
+                [.text(key.id), .text(merchantId), .blob(secret.hash), .integer(now.millis), .text(name)])
             try await AuditLog.record(
                 on: executor, at: now, actor: actor, entity: "api_key", id: key.id, action: "created",
                 detail: "merchant \(merchantId)")
@@ -57,10 +59,18 @@ public struct APIKeyRepository: Sendable {
         }
     }
 
+    /// Records that key `id` authenticated a request at `now`.
+    public func recordUse(id: String, now: Date) async throws {
+        try await database.query(
+            "UPDATE api_keys SET last_used_at = $1 WHERE id = $2", [.integer(now.millis), .text(id)])
+    }
+
     private static func decode(_ row: SQLRow) throws -> APIKey {
         APIKey(
             id: try row.text("id"), merchantId: try row.text("merchant_id"),
             createdAt: Date(millis: try row.integer("created_at")),
-            revokedAt: try row.optionalInteger("revoked_at").map(Date.init(millis:)))
+            revokedAt: try row.optionalInteger("revoked_at").map(Date.init(millis:)),
+            name: try row.optionalText("name"),
+            lastUsedAt: try row.optionalInteger("last_used_at").map(Date.init(millis:)))
     }
 }

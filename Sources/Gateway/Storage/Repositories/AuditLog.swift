@@ -56,11 +56,21 @@ public enum AuditLog {
     public static func entries(
         on executor: any SQLExecutor, entity: String? = nil, entityId: String? = nil
     ) async throws(StorageError) -> [Entry] {
+        // Only the conditions asked for, so that (entity, entity_id) finds one entity's rows by its index.
+        var conditions: [String] = []
+        var binds: [SQLValue] = []
+        if let entity {
+            binds.append(.text(entity))
+            conditions.append("entity = $\(binds.count)")
+        }
+        if let entityId {
+            binds.append(.text(entityId))
+            conditions.append("entity_id = $\(binds.count)")
+        }
         let rows = try await executor.query(
-            """
-            SELECT at, actor, entity, entity_id, action, detail FROM audit_log
-            WHERE ($1 = '' OR entity = $1) AND ($2 = '' OR entity_id = $2) ORDER BY id
-            """, [.text(entity ?? ""), .text(entityId ?? "")])
+            "SELECT at, actor, entity, entity_id, action, detail FROM audit_log"
+                + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) + " ORDER BY id",
+            binds)
         var entries: [Entry] = []
         for row in rows {
             entries.append(

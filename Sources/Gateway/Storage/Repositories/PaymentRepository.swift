@@ -80,8 +80,10 @@ package struct PaymentRepository: Sendable {
         if let maximum = filter.maximumAmount { and("amount <= ?", .integer(maximum)) }
         if let startingAfter {
             binds.append(.text(startingAfter))
-            let cursor = "(SELECT created_at FROM payments WHERE id = $\(binds.count))"
-            sql += " AND (created_at < \(cursor) OR (created_at = \(cursor) AND id < $\(binds.count)))"
+            let id = "$\(binds.count)"
+            let cursor = "(SELECT created_at FROM payments WHERE id = \(id))"
+            // The first condition alone bounds the index range; the second drops the cursor's own instant's newer ids.
+            sql += " AND created_at <= \(cursor) AND (created_at < \(cursor) OR id < \(id))"
         }
         binds.append(.integer(limit))
         sql += " ORDER BY created_at DESC, id DESC LIMIT $\(binds.count)"
