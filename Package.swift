@@ -112,6 +112,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -134,6 +136,7 @@ let package = Package(
                 .embedInCode("Console/Templates/tap-to-pay.mustache"),
                 .embedInCode("Console/Templates/team.mustache"),
                 .embedInCode("Console/Templates/developers.mustache"),
+                .embedInCode("Console/Templates/webhook.mustache"),
                 .embedInCode("Console/Assets/console.css"), .embedInCode("Console/Assets/console.js"),
             ],
             swiftSettings: strictness

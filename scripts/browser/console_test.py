@@ -13,12 +13,15 @@ Exit 1 with the reason on any failure.
 """
 
 import argparse
-import http.cookiejar
+import hashlib
+import hmac
+import http.server
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -38,6 +41,31 @@ PHONE = (390, 844)
 
 class Failure(Exception):
     pass
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    """A merchant's webhook endpoint on this machine: keeps what it is sent, answers 200."""
+
+    received = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        Receiver.received.append((self.headers.get("Contactless-Signature", ""), body))
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *arguments):
+        pass
+
+
+def verify_signature(header, body, secret, tolerance=300):
+    """The documented recipe, written here: t and v1 from the header, HMAC-SHA256 of "t." + body, compared in
+    constant time, t within five minutes."""
+    parts = dict(part.split("=", 1) for part in header.split(",") if "=" in part)
+    if "t" not in parts or "v1" not in parts or abs(time.time() - int(parts["t"])) > tolerance:
+        return False
+    expected = hmac.new(secret.encode(), parts["t"].encode() + b"." + body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, parts["v1"])
 
 
 def check(condition, message):
@@ -188,6 +216,30 @@ class Console:
         check("Every device of the account can accept payments." in driver.page_source, "the terms were not accepted")
         self.scan(driver, "tap-to-pay-accepted")
 
+        self.visit(driver, "/console/developers", "developers")
+        self.fill(driver, {"name": "checkout server"})
+        self.submit(driver, "Create API key")
+        secret = re.search(r"sk_[A-Za-z0-9_-]+", driver.page_source)
+        check(secret, "no new API key shown")
+        self.scan(driver, "developers-created")
+        self.api("GET", "/v1/payments", secret.group(0))
+        driver.get(self.base + "/console/developers")
+        check(secret.group(0) not in driver.page_source, "the key's secret was shown twice")
+        self.secrets.append(secret.group(0))
+
+        # A webhook endpoint on this machine, its signing secret shown once.
+        receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=receiver.serve_forever, daemon=True).start()
+        self.fill(driver, {"url": f"http://127.0.0.1:{receiver.server_address[1]}/hook"})
+        self.submit(driver, "Add endpoint")
+        hook_secret = re.search(r"whsec_[A-Za-z0-9_-]+", driver.page_source)
+        check(hook_secret, "no webhook signing secret shown")
+        hook_secret = hook_secret.group(0)
+        self.secrets.append(hook_secret)
+        self.scan(driver, "developers-webhook")
+        endpoint_link = re.search(r'href="(/console/developers/webhooks/we_[a-z0-9]+)"', driver.page_source)
+        check(endpoint_link, "the endpoint is not listed")
+
         # A device of the merchant prepares and pays, as the SDK does over the API.
         token = json.loads(self.api("POST", "/v1/reader-tokens", key, {"userId": admin_id}))["token"]
         prepare = self.api("POST", "/v1/devices/phone-1/prepare", token)
@@ -214,16 +266,14 @@ class Console:
         api_view = json.loads(self.api("GET", f"/v1/payments/{payment['id']}", key))
         check(api_view["refundedAmount"] == 500, f"the API shows {api_view['refundedAmount']} refunded")
 
-        self.visit(driver, "/console/developers", "developers")
-        self.fill(driver, {"name": "checkout server"})
-        self.submit(driver, "Create API key")
-        secret = re.search(r"sk_[A-Za-z0-9_-]+", driver.page_source)
-        check(secret, "no new API key shown")
-        self.scan(driver, "developers-created")
-        check(json.loads(self.api("GET", "/v1/payments", secret.group(0)))["data"], "the new key does not list payments")
-        driver.get(self.base + "/console/developers")
-        check(secret.group(0) not in driver.page_source, "the key's secret was shown twice")
-        self.secrets.append(secret.group(0))
+        # The endpoint got the payment and the refund, each signed; then a test event from the console.
+        self.await_events(["payment.succeeded", "refund.created"], hook_secret)
+        self.visit(driver, endpoint_link.group(1), "webhook")
+        self.submit(driver, "Send test event")
+        self.await_events(["payment.succeeded", "refund.created", "test"], hook_secret)
+        driver.get(self.base + endpoint_link.group(1))
+        check(driver.page_source.count("HTTP 200") >= 2, "the delivery log does not show the 200 answers")
+        self.scan(driver, "webhook-delivered")
 
         self.visit(driver, "/console/team", "team")
         self.fill(driver, {"email": "staff@shop.example"})
@@ -269,6 +319,19 @@ class Console:
         self.sign_in(driver, "owner@shop.example", PASSWORD)
         check("Too many failed attempts" in driver.page_source, "sign-in was not throttled")
         self.scan(driver, "sign-in-throttled")
+
+    @staticmethod
+    def await_events(types, secret):
+        for _ in range(100):
+            got = [json.loads(body)["type"] for _, body in Receiver.received]
+            if all(kind in got for kind in types):
+                break
+            time.sleep(0.1)
+        got = [json.loads(body)["type"] for _, body in Receiver.received]
+        check(all(kind in got for kind in types), f"the webhook endpoint got {got}, expected {types}")
+        for header, body in Receiver.received:
+            check(verify_signature(header, body, secret), "a webhook's signature does not verify")
+            check(not verify_signature(header, body + b" ", secret), "a changed body still verifies")
 
     def check_log(self, key):
         with open(os.path.join(self.args.data_dir, "serve.log")) as f:

@@ -32,6 +32,8 @@ public struct GatewayApplication: Sendable {
     /// The keys of the issuer host running in this process (``IssuerConnection/Attachment/embeddedIssuerKeys``);
     /// nil for a separate issuer.
     public let embeddedIssuerKeys: IssuerKeys?
+    /// Sends the webhook outbox (a service of the application; tests may run it at will).
+    public let webhooks: WebhookDispatcher
 
     /// Opens (creating on first start) the key file and the database, migrates, and builds the application;
     /// `onServerRunning` is called with the listening channel (its local address has the port taken for port 0).
@@ -68,6 +70,9 @@ public struct GatewayApplication: Sendable {
         let idempotencyKeys = IdempotencyStore(retention: configuration.idempotencyRetention)
         let revocations = TokenRevocations(database: database, interval: .seconds(1), logger: logger, startup: startup)
         services.append(revocations)
+        let webhooks = WebhookDispatcher(
+            outbox: WebhookOutbox(database: database, keys: keys), clock: clock, logger: logger, startup: startup)
+        services.append(webhooks)
         services.append(
             DataKeyRefresh(
                 store: DataKeyStore(database: database), ring: keys.dataKeyRing, interval: .seconds(1), logger: logger,
@@ -95,7 +100,8 @@ public struct GatewayApplication: Sendable {
                 try ConsoleController(
                     accounts: ConsoleAccounts(database: database, bcryptCost: configuration.passwordHashCost),
                     payments: payments, merchants: MerchantRepository(database: database), database: database,
-                    clock: clock, secureCookies: configuration.secureCookies)
+                    webhooks: WebhookOutbox(database: database, keys: keys), clock: clock,
+                    secureCookies: configuration.secureCookies)
             })
         var application = Application(
             router: router,
@@ -110,7 +116,7 @@ public struct GatewayApplication: Sendable {
         }
         return GatewayApplication(
             application: application, database: database, keys: keys, metrics: metrics,
-            embeddedIssuerKeys: issuer.embeddedIssuerKeys)
+            embeddedIssuerKeys: issuer.embeddedIssuerKeys, webhooks: webhooks)
     }
 
     /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.

@@ -21,6 +21,7 @@ public struct ConsoleController: Sendable {
     let pages: ConsolePages
     let clock: @Sendable () -> Date
     let secureCookies: Bool
+    let webhooks: WebhookOutbox
     let termsVersion = ConsoleTerms.current
 
     static let sessionCookie = sessionCookieName
@@ -30,8 +31,9 @@ public struct ConsoleController: Sendable {
 
     init(
         accounts: ConsoleAccounts, payments: PaymentService, merchants: MerchantRepository, database: any SQLDatabase,
-        clock: @escaping @Sendable () -> Date, secureCookies: Bool
+        webhooks: WebhookOutbox, clock: @escaping @Sendable () -> Date, secureCookies: Bool
     ) throws {
+        self.webhooks = webhooks
         self.accounts = accounts
         self.payments = payments
         self.merchants = merchants
@@ -128,6 +130,33 @@ public struct ConsoleController: Sendable {
                     id: try context.parameters.require("id"), merchantId: session.user.merchantId,
                     actor: session.user.id, now: clock())
                 return ConsolePages.redirect("/console/developers")
+            }
+        }
+        router.post("console/developers/webhooks") { request, context in
+            try await withSession(request, context, form: true) { session, _, form in
+                try await addWebhook(session, form: form)
+            }
+        }
+        router.get("console/developers/webhooks/:id") { request, context in
+            try await withSession(request, context) { session, _, _ in
+                try await webhookPage(session, id: try context.parameters.require("id"))
+            }
+        }
+        router.post("console/developers/webhooks/:id/test") { request, context in
+            try await withSession(request, context, form: true) { session, _, _ in
+                guard session.user.isAdmin else { return forbidden(session, "Only admins send test events.") }
+                let id = try context.parameters.require("id")
+                try await webhooks.sendTestEvent(endpointId: id, merchantId: session.user.merchantId, now: clock())
+                return ConsolePages.redirect("/console/developers/webhooks/\(id)")
+            }
+        }
+        router.post("console/developers/webhooks/:id/disable") { request, context in
+            try await withSession(request, context, form: true) { session, _, _ in
+                guard session.user.isAdmin else { return forbidden(session, "Only admins disable endpoints.") }
+                let id = try context.parameters.require("id")
+                try await webhooks.disable(
+                    endpointId: id, merchantId: session.user.merchantId, actor: session.user.id, now: clock())
+                return ConsolePages.redirect("/console/developers/webhooks/\(id)")
             }
         }
         router.post("console/team/refund-limit") { request, context in

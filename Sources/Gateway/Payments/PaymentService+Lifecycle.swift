@@ -116,6 +116,7 @@ extension PaymentService {
             try await AuditLog.record(
                 on: executor, at: now, actor: caller.merchantId, entity: "payment", id: id, action: "refunded",
                 detail: "\(refundId) amount \(amount)")
+            try await Self.announce(refund, merchantId: caller.merchantId, on: executor, now: now)
             return refund
         }
     }
@@ -142,6 +143,7 @@ extension PaymentService {
             try await AuditLog.record(
                 on: executor, at: now, actor: caller.merchantId, entity: "refund", id: refund.id, action: "created",
                 detail: "card-present, amount \(amount)")
+            try await Self.announce(refund, merchantId: caller.merchantId, on: executor, now: now)
         }
         return refund
     }
@@ -169,6 +171,7 @@ extension PaymentService {
             try await AuditLog.record(
                 on: executor, at: now, actor: caller.merchantId, entity: "payment", id: id, action: action,
                 detail: detail)
+            try await Self.announce(record.payment, on: executor, now: now)
             return record.payment
         }
     }

@@ -121,6 +121,7 @@ extension PaymentService {
                 try await AuditLog.record(
                     on: executor, at: now, actor: "gateway", entity: "payment", id: record.payment.id,
                     action: "failed", detail: wasInFlight ? "abandoned in flight; reversal due" : "PIN window closed")
+                try await Self.announce(record.payment, on: executor, now: now)
             }
             return abandoned.count
         }

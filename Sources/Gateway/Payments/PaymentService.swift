@@ -254,8 +254,24 @@ struct PaymentService: Sendable {
             try await AuditLog.record(
                 on: executor, at: date, actor: actor, entity: "payment", id: record.payment.id, action: action,
                 detail: detail)
+            try await Self.announce(record.payment, on: executor, now: date)
             try await also(executor)
         }
+    }
+
+    /// Tells the merchant's webhook endpoints of `payment`'s new state, in the transaction that stored it.
+    static func announce(_ payment: Payment, on executor: any SQLExecutor, now: Date) async throws {
+        guard let type = WebhookEvent.EventType(status: payment.status) else { return }
+        try await WebhookOutbox.enqueue(
+            WebhookEvent(id: EntityID.make("evt"), type: type, createdAt: now, data: .init(payment: payment)),
+            merchantId: payment.merchantId, on: executor, now: now)
+    }
+
+    /// Tells the merchant's webhook endpoints of a new refund.
+    static func announce(_ refund: Refund, merchantId: String, on executor: any SQLExecutor, now: Date) async throws {
+        try await WebhookOutbox.enqueue(
+            WebhookEvent(id: EntityID.make("evt"), type: .refundCreated, createdAt: now, data: .init(refund: refund)),
+            merchantId: merchantId, on: executor, now: now)
     }
 
     /// The answer to a payment whose 0100 got no answer: it is failed, and its authorization reversed.

@@ -191,6 +191,31 @@ public enum GatewaySchema {
                 CREATE TABLE terms_versions (
                     version TEXT PRIMARY KEY, body TEXT NOT NULL, published_at BIGINT NOT NULL)
                 """,
+                """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL REFERENCES merchants (id), url TEXT NOT NULL,
+                    sealed_secret \(dialect.blobType) NOT NULL, created_at BIGINT NOT NULL, disabled_at BIGINT)
+                """,
+                """
+                CREATE TABLE webhook_events (
+                    id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL,
+                    created_at BIGINT NOT NULL)
+                """,
+                // The outbox: one row per event and endpoint, written in the transaction that changed the payment.
+                """
+                CREATE TABLE webhook_deliveries (
+                    id \(dialect.autoIncrementKey), event_id TEXT NOT NULL, endpoint_id TEXT NOT NULL,
+                    merchant_id TEXT NOT NULL, state TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0,
+                    next_attempt_at BIGINT, last_status BIGINT, last_error TEXT, created_at BIGINT NOT NULL,
+                    delivered_at BIGINT)
+                """,
+                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending'",
+                "CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (endpoint_id, id)",
+                """
+                CREATE TABLE webhook_attempts (
+                    delivery_id BIGINT NOT NULL, attempt BIGINT NOT NULL, at BIGINT NOT NULL, status BIGINT,
+                    error TEXT, response TEXT, duration_ms BIGINT NOT NULL, PRIMARY KEY (delivery_id, attempt))
+                """,
                 // The console's filters, each newest first within a merchant.
                 "CREATE INDEX payments_by_status ON payments (merchant_id, status, created_at)",
                 "CREATE INDEX payments_by_last4 ON payments (merchant_id, card_last4, created_at)",

@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import Foundation
+import GatewayAPI
+import Logging
+import NIOCore
+import NIOHTTP1
+public import ServiceLifecycle
+
+/// Sends the outbox's due webhook deliveries every second: each a POST of the event's JSON, signed
+/// (``WebhookSignature``), with a 10 s timeout; a 2xx delivers it, anything else (a status, a refused connection, a
+/// timeout) schedules the next attempt (``WebhookOutbox/backoff(afterAttempt:)``). Every attempt is recorded, with
+/// the first 500 bytes of the answer, for the console's delivery log.
+public final class WebhookDispatcher: Service, Sendable {
+    private let outbox: WebhookOutbox
+    private let clock: @Sendable () -> Date
+    private let logger: Logger
+    private let startup: StartupGate?
+    private let client: HTTPClient
+
+    init(outbox: WebhookOutbox, clock: @escaping @Sendable () -> Date, logger: Logger, startup: StartupGate?) {
+        self.outbox = outbox
+        self.clock = clock
+        self.logger = logger
+        self.startup = startup
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    public func run() async throws {
+        await StartupGate.repeatEvery(.seconds(1), after: startup, logger: logger, failure: "webhooks not sent") {
+            _ = try await self.deliverDue()
+        }
+        try await client.shutdown()
+    }
+
+    /// Sends what is due now; how many were sent.
+    @discardableResult
+    public func deliverDue() async throws -> Int {
+        let due = try await outbox.due(now: clock(), limit: 20)
+        await withTaskGroup(of: Void.self) { group in
+            for delivery in due { group.addTask { await self.send(delivery) } }
+        }
+        return due.count
+    }
+
+    private func send(_ delivery: WebhookOutbox.Due) async {
+        let started = ContinuousClock.now
+        let body = Array(delivery.payload.utf8)
+        var request = HTTPClientRequest(url: delivery.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "contactless-webhooks/1")
+        request.headers.add(
+            name: WebhookSignature.headerName,
+            value: WebhookSignature.header(body: body, secret: delivery.secret, timestamp: clock()))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        var status: Int?
+        var failure: String?
+        var answer: String?
+        do {
+            let response = try await client.execute(request, timeout: .seconds(10))
+            status = Int(response.status.code)
+            answer = String(buffer: try await response.body.collect(upTo: 4_096))
+        } catch {
+            failure = "\(type(of: error)): \(String(describing: error).prefix(200))"
+        }
+        let elapsed = ContinuousClock.now - started
+        do {
+            try await outbox.record(
+                delivery, at: clock(), status: status, error: failure, response: answer,
+                duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        } catch {
+            logger.error("webhook attempt not recorded", metadata: ["delivery": "\(delivery.id)"])
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import ContactlessTesting
+import Foundation
+import GatewayAPI
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Issuer
+import NIOCore
+import Testing
+import TestMode
+
+@testable import Gateway
+
+/// Webhooks from a live gateway to a live receiver: signed, retried after a failure from the durable outbox, logged.
+@Suite("Webhooks", .serialized)
+struct WebhookTests {
+    /// What the receiver got, and what it answers next.
+    final class Receiver: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var requests: [(signature: String, body: Data)] = []
+        var failuresLeft = 0
+
+        func take(_ signature: String, _ body: Data) -> HTTPResponse.Status {
+            lock.withLock {
+                requests.append((signature, body))
+                if failuresLeft > 0 {
+                    failuresLeft -= 1
+                    return .internalServerError
+                }
+                return .ok
+            }
+        }
+
+        var count: Int { lock.withLock { requests.count } }
+        var all: [(signature: String, body: Data)] { lock.withLock { requests } }
+    }
+
+    static func withReceiver(_ receiver: Receiver, _ body: @Sendable (Int) async throws -> Void) async throws {
+        let router = Router()
+        router.post("hook") { request, _ -> Response in
+            let bytes = try await request.body.collect(upTo: 1 << 20)
+            let status = receiver.take(
+                request.headers[HTTPField.Name(WebhookSignature.headerName)!] ?? "", Data(bytes.readableBytesView))
+            return Response(status: status)
+        }
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            .test(.live) { client in try await body(try #require(client.port)) }
+    }
+
+    static func waitFor(_ condition: @Sendable () -> Bool) async throws {
+        for _ in 0..<100 where !condition() { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(condition())
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func paymentsAndRefundsAreSignedRetriedAndLogged(_ kind: TestDatabases.Kind) async throws {
+        let receiver = Receiver()
+        try await Self.withReceiver(receiver) { port in
+            try await LiveGateway.with(kind) { gateway in
+                let outbox = WebhookOutbox(database: gateway.application.database, keys: gateway.application.keys)
+                let (endpoint, secret) = try await outbox.addEndpoint(
+                    merchantId: gateway.merchantId, url: "http://127.0.0.1:\(port)/hook", actor: "test",
+                    now: gateway.clock.now)
+                #expect(secret.hasPrefix("whsec_"))
+                receiver.failuresLeft = 1
+                let tapper = try gateway.tapper(try #require(TestCards.card(.approve, .visa)))
+                let payment = try await gateway.pay(tapper, minorUnits: 1_500).decoded(Payment.self)
+                // The dispatcher's loop sends it within a second; the receiver fails it once.
+                try await Self.waitFor { receiver.count == 1 }
+                var log = try await outbox.deliveries(endpointId: endpoint.id, merchantId: gateway.merchantId)
+                #expect(log.first?.state == "pending" && log.first?.attempts == 1 && log.first?.lastStatus == 500)
+                // After the backoff the same event comes again, and is taken.
+                gateway.clock.advance(by: WebhookOutbox.backoff(afterAttempt: 1))
+                try await Self.waitFor { receiver.count == 2 }
+                for _ in 0..<40 {
+                    log = try await outbox.deliveries(endpointId: endpoint.id, merchantId: gateway.merchantId)
+                    if log.first?.state == "delivered" { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(log.first?.state == "delivered" && log.first?.attempts == 2)
+                let (first, second) = (receiver.all[0], receiver.all[1])
+                #expect(first.body == second.body)
+                let event = try JSONDecoder.gatewayAPI.decode(WebhookEvent.self, from: second.body)
+                #expect(event.type == .paymentSucceeded && event.data.payment?.id == payment.id)
+                #expect(
+                    WebhookSignature.verify(
+                        header: second.signature, body: second.body, secret: secret, now: gateway.clock.now))
+                #expect(
+                    !WebhookSignature.verify(
+                        header: second.signature, body: second.body + Data(" ".utf8), secret: secret,
+                        now: gateway.clock.now))
+                #expect(
+                    !WebhookSignature.verify(
+                        header: second.signature, body: second.body, secret: "whsec_other", now: gateway.clock.now))
+                #expect(
+                    !WebhookSignature.verify(
+                        header: second.signature, body: second.body, secret: secret,
+                        now: gateway.clock.now.addingTimeInterval(301)))
+
+                _ = try await gateway.post(
+                    "/v1/payments/\(payment.id)/refunds", CreateRefundRequest(amount: 500), bearer: gateway.apiKey)
+                try await Self.waitFor { receiver.count == 3 }
+                let refund = try JSONDecoder.gatewayAPI.decode(WebhookEvent.self, from: receiver.all[2].body)
+                #expect(refund.type == .refundCreated && refund.data.refund?.amount == 500)
+
+                try await outbox.sendTestEvent(
+                    endpointId: endpoint.id, merchantId: gateway.merchantId, now: gateway.clock.now)
+                try await Self.waitFor { receiver.count == 4 }
+                #expect(try JSONDecoder.gatewayAPI.decode(WebhookEvent.self, from: receiver.all[3].body).type == .test)
+                // Nothing secret in the logs.
+                #expect(!gateway.logs.text.contains(secret))
+            }
+        }
+    }
+
+    @Test func endpointsAreHTTPSOrThisMachine() async throws {
+        try await LiveGateway.with(.sqlite) { gateway in
+            let outbox = WebhookOutbox(database: gateway.application.database, keys: gateway.application.keys)
+            for url in ["http://example.com/hook", "ftp://127.0.0.1/x", "not a url"] {
+                await #expect(throws: DomainError.self) {
+                    _ = try await outbox.addEndpoint(
+                        merchantId: gateway.merchantId, url: url, actor: "t", now: gateway.clock.now)
+                }
+            }
+            _ = try await outbox.addEndpoint(
+                merchantId: gateway.merchantId, url: "https://shop.example/hooks", actor: "t", now: gateway.clock.now)
+        }
+    }
+
+    @Test func backoffGrowsAndEnds() {
+        #expect(WebhookOutbox.backoff(afterAttempt: 1) == 10)
+        #expect(WebhookOutbox.backoff(afterAttempt: 2) == 40)
+        #expect(WebhookOutbox.backoff(afterAttempt: 7) == 40_960)
+    }
+}
