@@ -137,6 +137,8 @@ let package = Package(
                 .embedInCode("Console/Templates/team.mustache"),
                 .embedInCode("Console/Templates/developers.mustache"),
                 .embedInCode("Console/Templates/webhook.mustache"),
+                .embedInCode("Console/Templates/audit.mustache"),
+                .embedInCode("Console/Templates/apple-pay.mustache"),
                 .embedInCode("Console/Assets/console.css"), .embedInCode("Console/Assets/console.js"),
             ],
             swiftSettings: strictness

@@ -275,6 +275,22 @@ class Console:
         check(driver.page_source.count("HTTP 200") >= 2, "the delivery log does not show the 200 answers")
         self.scan(driver, "webhook-delivered")
 
+        self.visit(driver, "/console/apple-pay", "apple-pay")
+        fixtures = "Tests/ApplePayTests/Fixtures/gala-2021"
+        with open(f"{fixtures}/certificate.pem") as c, open(f"{fixtures}/private_key.pem") as k:
+            apple_pay_key = k.read()
+            self.fill(driver, {"certificate": c.read(), "key": apple_pay_key})
+        self.submit(driver, "Add certificate")
+        check("Added certificate apc_" in driver.page_source, "the Apple Pay certificate was not added")
+        check("expired on" in driver.page_source, "no warning for the expired certificate")
+        check(apple_pay_key.splitlines()[1] not in driver.page_source, "the page shows the private key")
+        self.secrets.append(apple_pay_key.splitlines()[1])
+        self.scan(driver, "apple-pay-added")
+
+        self.visit(driver, "/console/audit", "audit")
+        for action in ("signedIn", "termsAccepted", "refunded"):
+            check(f"<td>{action}</td>" in driver.page_source, f"the audit log has no {action}")
+
         self.visit(driver, "/console/team", "team")
         self.fill(driver, {"email": "staff@shop.example"})
         self.submit(driver, "Invite")
@@ -308,6 +324,8 @@ class Console:
             self.fill(staff, {"amount": "1.00"})
             self.submit(staff, "Refund", accept_confirm=True)
             check("Staff may not refund this much" in staff.page_source, "staff refunded without a limit")
+            staff.get(self.base + "/console/audit")
+            check("Only admins read the audit log." in staff.page_source, "staff read the audit log")
         finally:
             staff.quit()
 

@@ -22,6 +22,7 @@ public struct ConsoleController: Sendable {
     let clock: @Sendable () -> Date
     let secureCookies: Bool
     let webhooks: WebhookOutbox
+    let applePayIdentities: ApplePayIdentityRepository
     let termsVersion = ConsoleTerms.current
 
     static let sessionCookie = sessionCookieName
@@ -34,6 +35,7 @@ public struct ConsoleController: Sendable {
         webhooks: WebhookOutbox, clock: @escaping @Sendable () -> Date, secureCookies: Bool
     ) throws {
         self.webhooks = webhooks
+        self.applePayIdentities = ApplePayIdentityRepository(database: database, keys: webhooks.keys)
         self.accounts = accounts
         self.payments = payments
         self.merchants = merchants
@@ -159,6 +161,21 @@ public struct ConsoleController: Sendable {
                 return ConsolePages.redirect("/console/developers/webhooks/\(id)")
             }
         }
+        router.get("console/apple-pay") { request, context in
+            try await withSession(request, context) { session, _, _ in try await applePay(session) }
+        }
+        router.post("console/apple-pay") { request, context in
+            try await withSession(request, context, form: true) { session, _, form in
+                try await addApplePayCertificate(session, form: form)
+            }
+        }
+        router.get("console/audit") { request, context in
+            try await withSession(request, context) { session, _, _ in
+                guard session.user.isAdmin else { return forbidden(session, "Only admins read the audit log.") }
+                return try await auditLog(
+                    session, before: ConsoleRequest(request: request).query("before").flatMap(Int.init))
+            }
+        }
         router.post("console/team/refund-limit") { request, context in
             try await withSession(request, context, form: true) { session, _, form in
                 try await setRefundLimit(session, form: form)
@@ -240,7 +257,8 @@ public struct ConsoleController: Sendable {
     func layout(_ session: ConsoleSession, current: String) -> [String: Any] {
         let items = [
             ("/console", "Overview"), ("/console/payments", "Payments"), ("/console/tap-to-pay", "Tap to Pay"),
-            ("/console/team", "Team"), ("/console/developers", "Developers"),
+            ("/console/team", "Team"), ("/console/developers", "Developers"), ("/console/apple-pay", "Apple Pay"),
+            ("/console/audit", "Audit log"),
         ].map { ["href": $0.0, "label": $0.1, "current": $0.0 == current] as [String: Any] }
         return [
             "nav": [

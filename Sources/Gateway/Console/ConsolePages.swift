@@ -18,7 +18,8 @@ struct ConsolePages: Sendable {
             ("overview", PackageResources.overview_mustache), ("payments", PackageResources.payments_mustache),
             ("payment", PackageResources.payment_mustache), ("tap-to-pay", PackageResources.tap_to_pay_mustache),
             ("team", PackageResources.team_mustache), ("developers", PackageResources.developers_mustache),
-            ("webhook", PackageResources.webhook_mustache),
+            ("webhook", PackageResources.webhook_mustache), ("audit", PackageResources.audit_mustache),
+            ("apple-pay", PackageResources.apple_pay_mustache),
         ]
         for (name, bytes) in templates { try library.register(String(decoding: bytes, as: UTF8.self), named: name) }
         self.library = library

@@ -1,4 +1,5 @@
 import ContactlessTesting
+import Crypto
 import EMV
 import Foundation
 @testable import Gateway
@@ -259,6 +260,61 @@ struct ConsoleTests {
         }
     }
 
+    @Test func theAuditLogShowsThisAccountOnlyAndOnlyToAdmins() async throws {
+        try await LiveGateway.with(.sqlite) { gateway in
+            let admin = try await Self.user(gateway, email: "admin@shop.example", role: .admin)
+            let staff = try await Self.user(gateway, email: "staff@shop.example", role: .staff)
+            let other = try await MerchantRepository(database: gateway.application.database).create(
+                name: "Other Shop", country: .deu, currency: .eur, categoryCode: "5411", actor: "test",
+                now: gateway.clock.now)
+            _ = try await Self.user(gateway, email: "someone@other.example", role: .admin, merchantId: other.id)
+            let (browser, _) = try await Self.signIn(gateway, email: admin.email)
+            let page = try await browser.get("/console/audit")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("<td>signedIn</td>") && page.text.contains("<td>admin@shop.example</td>"))
+            #expect(page.text.contains("<td>passwordSet</td>"))
+            #expect(!page.text.contains("someone@other.example") && !page.text.contains(other.id))
+            let (staffBrowser, _) = try await Self.signIn(gateway, email: staff.email)
+            #expect(try await staffBrowser.get("/console/audit").status == .forbidden)
+        }
+    }
+
+    @Test func applePayCertificatesAreAddedByAdminsWithTheirExpiry() async throws {
+        try await LiveGateway.with(.sqlite) { gateway in
+            let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("ApplePayTests/Fixtures/gala-2021")
+            let certificate = try String(
+                contentsOf: fixtures.appendingPathComponent("certificate.pem"), encoding: .utf8)
+            let key = try String(contentsOf: fixtures.appendingPathComponent("private_key.pem"), encoding: .utf8)
+            let admin = try await Self.user(gateway, email: "admin@shop.example", role: .admin)
+            let staff = try await Self.user(gateway, email: "staff@shop.example", role: .staff)
+            let (staffBrowser, _) = try await Self.signIn(gateway, email: staff.email)
+            let refused = try await staffBrowser.submit(
+                on: "/console/apple-pay", to: "/console/apple-pay", ["certificate": certificate, "key": key])
+            #expect(refused.status == .forbidden)
+
+            let (browser, _) = try await Self.signIn(gateway, email: admin.email)
+            let mismatched = try await browser.submit(
+                on: "/console/apple-pay", to: "/console/apple-pay",
+                ["certificate": certificate, "key": P256KeyPEM.fresh])
+            #expect(mismatched.status == .badRequest)
+            #expect(mismatched.text.contains("they must be PEM"))
+            let added = try await browser.submit(
+                on: "/console/apple-pay", to: "/console/apple-pay", ["certificate": certificate, "key": key])
+            #expect(added.status == .ok)
+            #expect(added.text.contains("Added certificate apc_"))
+            // gala's certificate ran out in 2021: the page says so.
+            #expect(added.text.contains("expired on"))
+            let keyBody = key.split(separator: "\n").dropFirst().first.map(String.init) ?? key
+            #expect(!added.text.contains(keyBody) && !gateway.logs.text.contains(keyBody))
+            #expect(
+                try await ApplePayIdentityRepository(
+                    database: gateway.application.database, keys: gateway.application.keys
+                )
+                .registrations(merchantId: gateway.merchantId).count == 1)
+        }
+    }
+
     @Test func amountsAreReadInTheCurrencysUnits() {
         #expect(ConsoleMoney.parse("12.34", "EUR") == 1_234)
         #expect(ConsoleMoney.parse("12", "EUR") == 1_200)
@@ -271,4 +327,9 @@ struct ConsoleTests {
         #expect(ConsoleMoney.format(5, "EUR") == "0.05 EUR")
         #expect(ConsoleMoney.format(1_200, "JPY") == "1200 JPY")
     }
+}
+
+/// A P-256 private key in PEM that belongs to no certificate.
+enum P256KeyPEM {
+    static var fresh: String { P256.Signing.PrivateKey().pemRepresentation }
 }

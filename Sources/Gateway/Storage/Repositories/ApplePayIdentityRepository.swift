@@ -1,4 +1,6 @@
 import ApplePay
+import SwiftASN1
+import X509
 import Foundation
 public import _SQLStorage
 
@@ -76,6 +78,20 @@ public struct ApplePayIdentityRepository: Sendable {
                 id: try row.text("id"), merchantId: try row.text("merchant_id"),
                 publicKeyHash: try row.text("public_key_hash"), createdAt: Date(millis: try row.integer("created_at")))
         }
+    }
+
+    /// When each of the merchant's certificates stops being valid, by registration id (read from the stored
+    /// certificate: public data, nothing opened).
+    public func expiries(merchantId: String) async throws -> [String: Date] {
+        var expiries: [String: Date] = [:]
+        for row in try await database.query(
+            "SELECT id, certificate_pem FROM applepay_identities WHERE merchant_id = $1", [.text(merchantId)])
+        {
+            if let certificate = try? Certificate(pemEncoded: try row.text("certificate_pem")) {
+                expiries[try row.text("id")] = certificate.notValidAfter
+            }
+        }
+        return expiries
     }
 
     /// The merchant's identities with their private keys opened, for the decryptor.
