@@ -33,7 +33,8 @@ extension Tap.Bench {
 
         @Option(help: "Purchases to time.") var count: Int = 1_000
         @Option(help: "Purchases run first and not counted.") var warmup: Int = 20
-        @Option(help: "Amount in major units (the test card holds 1,000.00 EUR).") var amount: String = "0.50"
+        @Option(help: "Amount in major units (the test card holds 1,000.00 EUR; --loyalty pays twice a round).")
+        var amount: String = "0.25"
         @Flag(help: "Alternate payment-only purchases with ones that also read a loyalty pass in the same tap.")
         var loyalty = false
         @Flag(help: "Print one JSON object instead of text.") var json = false
