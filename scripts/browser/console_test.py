@@ -275,6 +275,9 @@ class Console:
         check(driver.page_source.count("HTTP 200") >= 2, "the delivery log does not show the 200 answers")
         self.scan(driver, "webhook-delivered")
 
+        self.visit(driver, "/console", "overview-with-payments")
+        check("12.34 EUR" in driver.page_source, "the overview does not count the payment")
+
         self.visit(driver, "/console/apple-pay", "apple-pay")
         fixtures = "Tests/ApplePayTests/Fixtures/gala-2021"
         with open(f"{fixtures}/certificate.pem") as c, open(f"{fixtures}/private_key.pem") as k:
