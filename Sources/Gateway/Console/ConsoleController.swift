@@ -107,7 +107,7 @@ public struct ConsoleController: Sendable {
         }
         router.post("console/team/:id/deactivate") { request, context in
             try await withSession(request, context, form: true) { session, _, _ in
-                guard session.user.isAdmin else { return forbidden(session, "Only admins deactivate users.") }
+                guard session.user.isAdmin else { return forbiddenPage(session, "Only admins deactivate users.") }
                 do {
                     try await accounts.deactivate(
                         userId: try context.parameters.require("id"), by: session.user, now: clock())
@@ -127,7 +127,7 @@ public struct ConsoleController: Sendable {
         }
         router.post("console/developers/keys/:id/revoke") { request, context in
             try await withSession(request, context, form: true) { session, _, _ in
-                guard session.user.isAdmin else { return forbidden(session, "Only admins revoke API keys.") }
+                guard session.user.isAdmin else { return forbiddenPage(session, "Only admins revoke API keys.") }
                 _ = try await APIKeyRepository(database: database).revoke(
                     id: try context.parameters.require("id"), merchantId: session.user.merchantId,
                     actor: session.user.id, now: clock())
@@ -146,7 +146,7 @@ public struct ConsoleController: Sendable {
         }
         router.post("console/developers/webhooks/:id/test") { request, context in
             try await withSession(request, context, form: true) { session, _, _ in
-                guard session.user.isAdmin else { return forbidden(session, "Only admins send test events.") }
+                guard session.user.isAdmin else { return forbiddenPage(session, "Only admins send test events.") }
                 let id = try context.parameters.require("id")
                 try await webhooks.sendTestEvent(endpointId: id, merchantId: session.user.merchantId, now: clock())
                 return ConsolePages.redirect("/console/developers/webhooks/\(id)")
@@ -154,7 +154,7 @@ public struct ConsoleController: Sendable {
         }
         router.post("console/developers/webhooks/:id/disable") { request, context in
             try await withSession(request, context, form: true) { session, _, _ in
-                guard session.user.isAdmin else { return forbidden(session, "Only admins disable endpoints.") }
+                guard session.user.isAdmin else { return forbiddenPage(session, "Only admins disable endpoints.") }
                 let id = try context.parameters.require("id")
                 try await webhooks.disable(
                     endpointId: id, merchantId: session.user.merchantId, actor: session.user.id, now: clock())
@@ -171,7 +171,7 @@ public struct ConsoleController: Sendable {
         }
         router.get("console/audit") { request, context in
             try await withSession(request, context) { session, _, _ in
-                guard session.user.isAdmin else { return forbidden(session, "Only admins read the audit log.") }
+                guard session.user.isAdmin else { return forbiddenPage(session, "Only admins read the audit log.") }
                 return try await auditLog(
                     session, before: ConsoleRequest(request: request).query("before").flatMap(Int.init))
             }
@@ -216,12 +216,6 @@ public struct ConsoleController: Sendable {
                 "heading": "Request refused", "text": text,
                 "link": ["href": "/console", "label": "Back to the console"],
             ],
-            status: .forbidden)
-    }
-
-    private func forbidden(_ session: ConsoleSession, _ text: String) -> Response {
-        pages.page(
-            "message", layout(session, current: "").merging(["heading": "Not allowed", "text": text]) { $1 },
             status: .forbidden)
     }
 
