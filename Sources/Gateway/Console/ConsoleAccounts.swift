@@ -190,8 +190,10 @@ public struct ConsoleAccounts: Sendable {
                     .text(String(userAgent.prefix(200))),
                 ])
             try await AuditLog.record(
-                on: executor, at: now, actor: user.id, entity: "merchant_user", id: user.id, action: "signedIn",
-                detail: "from \(address)")
+                on: executor,
+                AuditLog.Entry(
+                    at: now, actor: user.id, entity: "merchant_user", entityId: user.id, action: "signedIn",
+                    detail: "session opened", address: address))
         }
         return (token, session)
     }

@@ -11,7 +11,7 @@ extension ConsoleController {
         let merchant = session.user.merchantId
         let rows = try await database.query(
             """
-            SELECT a.id, a.at, a.actor, a.entity, a.entity_id, a.action, a.detail FROM audit_log a
+            SELECT a.id, a.at, a.actor, a.entity, a.entity_id, a.action, a.detail, a.address FROM audit_log a
             WHERE a.id < $2 AND (
                 (a.entity = 'merchant' AND a.entity_id = $1)
                 OR (a.entity = 'merchant_user' AND a.entity_id IN (SELECT id FROM merchant_users WHERE merchant_id = $1))
@@ -36,6 +36,7 @@ extension ConsoleController {
                 "at": Self.format(Date(millis: try row.integer("at"))), "actor": who, "action": try row.text("action"),
                 "entity": try row.text("entity"), "entityId": try row.text("entity_id"),
                 "detail": try row.text("detail"),
+                "address": try row.optionalText("address") ?? "—",
             ])
         }
         var context = layout(session, current: "/console/audit")

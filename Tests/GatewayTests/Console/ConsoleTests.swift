@@ -273,6 +273,8 @@ struct ConsoleTests {
             #expect(page.status == .ok)
             #expect(page.text.contains("<td>signedIn</td>") && page.text.contains("<td>admin@shop.example</td>"))
             #expect(page.text.contains("<td>passwordSet</td>"))
+            // Sign-ins say where they came from.
+            #expect(page.text.contains("<td class=\"mono\">127.0.0.1</td>"))
             #expect(!page.text.contains("someone@other.example") && !page.text.contains(other.id))
             let (staffBrowser, _) = try await Self.signIn(gateway, email: staff.email)
             #expect(try await staffBrowser.get("/console/audit").status == .forbidden)

@@ -165,6 +165,7 @@ public enum GatewaySchema {
                 "ALTER TABLE merchants ADD COLUMN staff_refund_limit BIGINT",
                 "ALTER TABLE merchants ADD COLUMN terms_version TEXT",
                 "ALTER TABLE api_keys ADD COLUMN name TEXT",
+                "ALTER TABLE audit_log ADD COLUMN address TEXT",
                 "ALTER TABLE api_keys ADD COLUMN last_used_at BIGINT",
                 """
                 CREATE TABLE console_invitations (

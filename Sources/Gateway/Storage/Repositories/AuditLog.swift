@@ -21,25 +21,34 @@ public enum AuditLog {
         public var action: String
         /// Free text without secrets.
         public var detail: String
+        /// The client's address, where the change records it (a console sign-in).
+        public var address: String?
 
         /// Creates an entry.
-        public init(at: Date, actor: String, entity: String, entityId: String, action: String, detail: String = "") {
+        public init(
+            at: Date, actor: String, entity: String, entityId: String, action: String, detail: String = "",
+            address: String? = nil
+        ) {
             self.at = at
             self.actor = actor
             self.entity = entity
             self.entityId = entityId
             self.action = action
             self.detail = detail
+            self.address = address
         }
     }
 
     /// Records `entry` on `executor` (use the transaction's executor).
     public static func record(on executor: any SQLExecutor, _ entry: Entry) async throws(StorageError) {
         try await executor.query(
-            "INSERT INTO audit_log (at, actor, entity, entity_id, action, detail) VALUES ($1, $2, $3, $4, $5, $6)",
+            """
+            INSERT INTO audit_log (at, actor, entity, entity_id, action, detail, address)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            """,
             [
                 .integer(entry.at.millis), .text(entry.actor), .text(entry.entity), .text(entry.entityId),
-                .text(entry.action), .text(entry.detail),
+                .text(entry.action), .text(entry.detail), .text(entry.address),
             ])
     }
 
@@ -68,7 +77,7 @@ public enum AuditLog {
             conditions.append("entity_id = $\(binds.count)")
         }
         let rows = try await executor.query(
-            "SELECT at, actor, entity, entity_id, action, detail FROM audit_log"
+            "SELECT at, actor, entity, entity_id, action, detail, address FROM audit_log"
                 + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) + " ORDER BY id",
             binds)
         var entries: [Entry] = []
@@ -77,7 +86,8 @@ public enum AuditLog {
                 Entry(
                     at: Date(millis: try row.integer("at")), actor: try row.text("actor"),
                     entity: try row.text("entity"),
-                    entityId: try row.text("entity_id"), action: try row.text("action"), detail: try row.text("detail"))
+                    entityId: try row.text("entity_id"), action: try row.text("action"), detail: try row.text("detail"),
+                    address: try row.optionalText("address"))
             )
         }
         return entries
