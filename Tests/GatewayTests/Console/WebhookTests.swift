@@ -47,6 +47,20 @@ struct WebhookTests {
             .test(.live) { client in try await body(try #require(client.port)) }
     }
 
+    /// The endpoint's delivery log once `condition` holds (or after 5 s).
+    static func log(
+        _ outbox: WebhookOutbox, _ endpoint: WebhookOutbox.Endpoint, _ gateway: LiveGateway,
+        until condition: ([WebhookOutbox.Delivery]) -> Bool
+    ) async throws -> [WebhookOutbox.Delivery] {
+        var log: [WebhookOutbox.Delivery] = []
+        for _ in 0..<100 {
+            log = try await outbox.deliveries(endpointId: endpoint.id, merchantId: gateway.merchantId)
+            if condition(log) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return log
+    }
+
     static func waitFor(_ condition: @Sendable () -> Bool) async throws {
         for _ in 0..<100 where !condition() { try await Task.sleep(for: .milliseconds(50)) }
         #expect(condition())
@@ -67,16 +81,13 @@ struct WebhookTests {
                 let payment = try await gateway.pay(tapper, minorUnits: 1_500).decoded(Payment.self)
                 // The dispatcher's loop sends it within a second; the receiver fails it once.
                 try await Self.waitFor { receiver.count == 1 }
-                var log = try await outbox.deliveries(endpointId: endpoint.id, merchantId: gateway.merchantId)
+                // The attempt is recorded once the answer is in: wait for it too.
+                var log = try await Self.log(outbox, endpoint, gateway) { $0.first?.attempts == 1 }
                 #expect(log.first?.state == "pending" && log.first?.attempts == 1 && log.first?.lastStatus == 500)
                 // After the backoff the same event comes again, and is taken.
                 gateway.clock.advance(by: WebhookOutbox.backoff(afterAttempt: 1))
                 try await Self.waitFor { receiver.count == 2 }
-                for _ in 0..<40 {
-                    log = try await outbox.deliveries(endpointId: endpoint.id, merchantId: gateway.merchantId)
-                    if log.first?.state == "delivered" { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+                log = try await Self.log(outbox, endpoint, gateway) { $0.first?.state == "delivered" }
                 #expect(log.first?.state == "delivered" && log.first?.attempts == 2)
                 let (first, second) = (receiver.all[0], receiver.all[1])
                 #expect(first.body == second.body)
