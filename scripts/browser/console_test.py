@@ -94,7 +94,8 @@ class Console:
     def start(self):
         self.log = open(os.path.join(self.args.data_dir, "serve.log"), "w")
         self.server = subprocess.Popen(
-            [self.args.tap, "serve", "--port", str(self.args.port), *self.store], stdout=self.log, stderr=self.log)
+            [self.args.tap, "serve", "--port", str(self.args.port), "--allow-local-webhooks", *self.store],
+            stdout=self.log, stderr=self.log)
         for _ in range(300):
             try:
                 urllib.request.urlopen(self.base + "/health", timeout=1).read()

@@ -70,8 +70,9 @@ public struct GatewayApplication: Sendable {
         let idempotencyKeys = IdempotencyStore(retention: configuration.idempotencyRetention)
         let revocations = TokenRevocations(database: database, interval: .seconds(1), logger: logger, startup: startup)
         services.append(revocations)
-        let webhooks = WebhookDispatcher(
-            outbox: WebhookOutbox(database: database, keys: keys), clock: clock, logger: logger, startup: startup)
+        let outbox = WebhookOutbox(
+            database: database, keys: keys, allowsLocalEndpoints: configuration.allowsLocalWebhooks)
+        let webhooks = WebhookDispatcher(outbox: outbox, clock: clock, logger: logger, startup: startup)
         services.append(webhooks)
         services.append(
             DataKeyRefresh(
@@ -100,7 +101,7 @@ public struct GatewayApplication: Sendable {
                 try ConsoleController(
                     accounts: ConsoleAccounts(database: database, bcryptCost: configuration.passwordHashCost),
                     payments: payments, merchants: MerchantRepository(database: database), database: database,
-                    webhooks: WebhookOutbox(database: database, keys: keys), clock: clock,
+                    webhooks: outbox, clock: clock,
                     secureCookies: configuration.secureCookies)
             })
         var application = Application(

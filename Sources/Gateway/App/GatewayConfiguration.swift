@@ -40,6 +40,9 @@ public struct GatewayConfiguration: Sendable {
     public var idempotencyRetention: TimeInterval = 24 * 3600
     /// Whether the console's cookies are `Secure`: set it when clients reach the gateway over TLS (a proxy in front).
     public var secureCookies = false
+    /// Whether webhook endpoints may be on this machine or a private network (tests and local development; off in
+    /// production, where an admin could otherwise make the gateway probe its own network).
+    public var allowsLocalWebhooks = false
     /// bcrypt's cost for console passwords (12; tests lower it to keep fast).
     public var passwordHashCost: UInt8 = 12
 

@@ -105,13 +105,23 @@ public struct ConsoleAccounts: Sendable {
         case throttled(retryAfter: Date)
     }
 
-    /// Checks `email` and `password`, counting failures per account and per address.
+    /// Checks `email` and `password`, counting attempts per account and per address: each attempt is counted
+    /// before its password is checked (one atomic upsert per subject), so a burst of parallel guesses gets no more
+    /// than ``maximumFailures``; a success takes its attempt back.
     public func signIn(email: String, password: String, address: String, now: Date = Date()) async throws
         -> Result<ConsoleUser, SignInFailure>
     {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
         let subjects = ["email:\(email)", "address:\(address)"]
-        if let until = try await throttledUntil(subjects, now: now) { return .failure(.throttled(retryAfter: until)) }
+        var throttledUntil: Date?
+        for subject in subjects {
+            let (failures, started) = try await countAttempt(subject, now: now)
+            if failures > Self.maximumFailures {
+                let end = started.addingTimeInterval(Self.throttleWindow)
+                throttledUntil = max(throttledUntil ?? end, end)
+            }
+        }
+        if let throttledUntil { return .failure(.throttled(retryAfter: throttledUntil)) }
         let rows = try await database.query(
             """
             SELECT * FROM merchant_users
@@ -120,51 +130,39 @@ public struct ConsoleAccounts: Sendable {
         for row in rows {
             guard let hash = try row.optionalText("password_hash") else { continue }
             if Bcrypt.verify(password, hash: hash) {
-                try await database.query(
-                    "DELETE FROM console_login_failures WHERE subject = $1", [.text(subjects[0])])
+                try await database.transaction { executor in
+                    try await executor.query(
+                        "DELETE FROM console_login_failures WHERE subject = $1", [.text(subjects[0])])
+                    try await executor.query(
+                        "UPDATE console_login_failures SET failures = failures - 1 WHERE subject = $1 AND failures > 0",
+                        [.text(subjects[1])])
+                }
                 return .success(try Self.decode(row))
             }
         }
         if rows.isEmpty {
             // As slow as a wrong password, so timing does not tell which emails have accounts.
-            _ = Bcrypt.verify(password, hash: Self.decoyHash)
+            _ = Bcrypt.verify(password, hash: Self.decoyHash(cost: bcryptCost))
         }
-        try await recordFailure(subjects, now: now)
         return .failure(.invalidCredentials)
     }
 
-    private func throttledUntil(_ subjects: [String], now: Date) async throws -> Date? {
-        var until: Date?
-        for subject in subjects {
-            let rows = try await database.query(
-                "SELECT window_started_at, failures FROM console_login_failures WHERE subject = $1", [.text(subject)])
-            guard let row = rows.first else { continue }
-            let end = Date(millis: try row.integer("window_started_at")).addingTimeInterval(Self.throttleWindow)
-            if end > now, try row.integer("failures") >= Self.maximumFailures { until = max(until ?? end, end) }
-        }
-        return until
-    }
-
-    private func recordFailure(_ subjects: [String], now: Date) async throws {
-        try await database.transaction { executor in
-            for subject in subjects {
-                let rows = try await executor.query(
-                    "SELECT window_started_at FROM console_login_failures WHERE subject = $1\(executor.dialect.forUpdate)",
-                    [.text(subject)])
-                if let started = try rows.first?.integer("window_started_at"),
-                    Date(millis: started).addingTimeInterval(Self.throttleWindow) > now
-                {
-                    try await executor.query(
-                        "UPDATE console_login_failures SET failures = failures + 1 WHERE subject = $1", [.text(subject)]
-                    )
-                } else {
-                    try await executor.query("DELETE FROM console_login_failures WHERE subject = $1", [.text(subject)])
-                    try await executor.query(
-                        "INSERT INTO console_login_failures (subject, window_started_at, failures) VALUES ($1, $2, 1)",
-                        [.text(subject), .integer(now.millis)])
-                }
-            }
-        }
+    /// Counts an attempt for `subject` in its window (a new window when the last one ended); the count and the
+    /// window's start.
+    private func countAttempt(_ subject: String, now: Date) async throws -> (Int, Date) {
+        let windowStart = now.addingTimeInterval(-Self.throttleWindow).millis
+        let rows = try await database.query(
+            """
+            INSERT INTO console_login_failures (subject, window_started_at, failures) VALUES ($1, $2, 1)
+            ON CONFLICT (subject) DO UPDATE SET
+                failures = CASE WHEN console_login_failures.window_started_at > $3
+                    THEN console_login_failures.failures + 1 ELSE 1 END,
+                window_started_at = CASE WHEN console_login_failures.window_started_at > $3
+                    THEN console_login_failures.window_started_at ELSE $2 END
+            RETURNING failures, window_started_at
+            """, [.text(subject), .integer(now.millis), .integer(windowStart)])
+        guard let row = rows.first else { return (1, now) }
+        return (try row.integer("failures"), Date(millis: try row.integer("window_started_at")))
     }
 
     // MARK: - Sessions
@@ -203,7 +201,7 @@ public struct ConsoleAccounts: Sendable {
     public func session(token: String, now: Date = Date()) async throws -> ConsoleSession? {
         let rows = try await database.query(
             """
-            SELECT s.csrf_token, s.created_at, s.last_seen_at, s.expires_at, u.*
+            SELECT u.*, s.csrf_token, s.created_at AS session_created_at, s.last_seen_at, s.expires_at
             FROM console_sessions s JOIN merchant_users u ON u.id = s.user_id WHERE s.id_hash = $1
             """, [.blob(Self.hash(token))])
         guard let row = rows.first else { return nil }
@@ -221,7 +219,8 @@ public struct ConsoleAccounts: Sendable {
                 [.integer(now.millis), .blob(Self.hash(token))])
         }
         return ConsoleSession(
-            user: user, csrfToken: try row.text("csrf_token"), createdAt: Date(millis: try row.integer("created_at")),
+            user: user, csrfToken: try row.text("csrf_token"),
+            createdAt: Date(millis: try row.integer("session_created_at")),
             expiresAt: expiresAt)
     }
 
@@ -302,8 +301,17 @@ public struct ConsoleAccounts: Sendable {
 
     static func hash(_ token: String) -> [UInt8] { Array(SHA256.hash(data: Data(token.utf8))) }
 
-    /// A bcrypt hash of no one's password, verified against when the email is unknown.
-    private static let decoyHash = Bcrypt.hash(randomToken(), cost: 12)
+    /// A bcrypt hash of no one's password at `cost`, verified against when the email is unknown (made once a cost).
+    private static func decoyHash(cost: UInt8) -> String {
+        decoyLock.withLock {
+            if let hash = decoys[cost] { return hash }
+            let hash = Bcrypt.hash(randomToken(), cost: cost)
+            decoys[cost] = hash
+            return hash
+        }
+    }
+    private static let decoyLock = NSLock()
+    nonisolated(unsafe) private static var decoys: [UInt8: String] = [:]
 }
 
 /// A merchant user as the console sees them.

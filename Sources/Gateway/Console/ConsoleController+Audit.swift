@@ -31,7 +31,7 @@ extension ConsoleController {
             let actor = try row.text("actor")
             let who =
                 people[actor] ?? people[String(actor.drop { $0 != ":" }.dropFirst())]
-                ?? (actor == merchant ? "the API (an API key)" : actor)
+                ?? (actor == merchant || actor == "merchant:\(merchant)" ? "the API (an API key)" : actor)
             entries.append([
                 "at": Self.format(Date(millis: try row.integer("at"))), "actor": who, "action": try row.text("action"),
                 "entity": try row.text("entity"), "entityId": try row.text("entity_id"),

@@ -231,7 +231,9 @@ extension ConsoleController {
             "submission": ConsoleAccounts.randomToken(),
             "refundLimitHint": session.user.isAdmin
                 ? "Admins may refund up to what remains."
-                : limit.map { "Staff may refund up to \(ConsoleMoney.format($0, payment.currency))." }
+                : limit.map {
+                    "Staff may refund up to \(ConsoleMoney.format($0, payment.currency)) of a payment in all."
+                }
                     ?? "Staff may not refund: the admin set no limit.",
         ]) { $1 }
         if let notice { context["notice"] = notice }
@@ -254,7 +256,10 @@ extension ConsoleController {
                 status: .badRequest)
         }
         if !session.user.isAdmin {
-            guard let limit = try await refundLimit(merchantId: session.user.merchantId), amount <= limit else {
+            // The limit caps what staff refund of one payment in all, not each refund.
+            guard let limit = try await refundLimit(merchantId: session.user.merchantId),
+                payment.refundedAmount + amount <= limit
+            else {
                 return try await paymentPage(
                     session, id: id, problem: "Staff may not refund this much; ask an admin.", status: .forbidden)
             }
@@ -413,7 +418,7 @@ extension ConsoleController {
                 now: clock())
             let token = try await accounts.invite(userId: user.id, actor: session.user.id, now: clock())
             link =
-                "\(request.head.scheme ?? "http")://\(request.head.authority ?? "localhost")/console/invitations/\(token)"
+                "\(secureCookies ? "https" : "http")://\(request.head.authority ?? "localhost")/console/invitations/\(token)"
         } catch let error as DomainError {
             return try await team(session, problem: error.message)
         }

@@ -114,7 +114,7 @@ extension PaymentService {
             try await repository.update(record, on: executor)
             try await repository.insert(refund, merchantId: caller.merchantId, on: executor)
             try await AuditLog.record(
-                on: executor, at: now, actor: caller.merchantId, entity: "payment", id: id, action: "refunded",
+                on: executor, at: now, actor: caller.auditActor, entity: "payment", id: id, action: "refunded",
                 detail: "\(refundId) amount \(amount)")
             try await Self.announce(refund, merchantId: caller.merchantId, on: executor, now: now)
             return refund
@@ -141,7 +141,7 @@ extension PaymentService {
         try await database.transaction { executor in
             try await repository.insert(refund, merchantId: caller.merchantId, on: executor)
             try await AuditLog.record(
-                on: executor, at: now, actor: caller.merchantId, entity: "refund", id: refund.id, action: "created",
+                on: executor, at: now, actor: caller.auditActor, entity: "refund", id: refund.id, action: "created",
                 detail: "card-present, amount \(amount)")
             try await Self.announce(refund, merchantId: caller.merchantId, on: executor, now: now)
         }
@@ -169,7 +169,7 @@ extension PaymentService {
             record.payment.updatedAt = now
             try await repository.update(record, on: executor)
             try await AuditLog.record(
-                on: executor, at: now, actor: caller.merchantId, entity: "payment", id: id, action: action,
+                on: executor, at: now, actor: caller.auditActor, entity: "payment", id: id, action: action,
                 detail: detail)
             try await Self.announce(record.payment, on: executor, now: now)
             return record.payment

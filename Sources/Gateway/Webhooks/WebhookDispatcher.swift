@@ -15,37 +15,38 @@ public final class WebhookDispatcher: Service, Sendable {
     private let clock: @Sendable () -> Date
     private let logger: Logger
     private let startup: StartupGate?
-    private let client: HTTPClient
 
     init(outbox: WebhookOutbox, clock: @escaping @Sendable () -> Date, logger: Logger, startup: StartupGate?) {
         self.outbox = outbox
         self.clock = clock
         self.logger = logger
         self.startup = startup
+    }
+
+    /// Sends due deliveries every second until the service group shuts down. The HTTP client lives as long as this
+    /// (no redirects followed: a delivery goes to the endpoint registered, nowhere else).
+    public func run() async throws {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }
-
-    public func run() async throws {
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         await StartupGate.repeatEvery(.seconds(1), after: startup, logger: logger, failure: "webhooks not sent") {
-            _ = try await self.deliverDue()
+            _ = try await self.deliverDue(with: client)
         }
         try await client.shutdown()
     }
 
     /// Sends what is due now; how many were sent.
     @discardableResult
-    public func deliverDue() async throws -> Int {
+    func deliverDue(with client: HTTPClient) async throws -> Int {
         let due = try await outbox.due(now: clock(), limit: 20)
         await withTaskGroup(of: Void.self) { group in
-            for delivery in due { group.addTask { await self.send(delivery) } }
+            for delivery in due { group.addTask { await self.send(delivery, with: client) } }
         }
         return due.count
     }
 
-    private func send(_ delivery: WebhookOutbox.Due) async {
+    private func send(_ delivery: WebhookOutbox.Due, with client: HTTPClient) async {
         let started = ContinuousClock.now
         let body = Array(delivery.payload.utf8)
         var request = HTTPClientRequest(url: delivery.url)

@@ -17,10 +17,29 @@ public struct WebhookOutbox: Sendable {
 
     let database: any SQLDatabase
     let keys: GatewayKeys
+    /// Whether endpoints on this machine or a private network are allowed (tests and local development only: else an
+    /// admin could make the gateway probe its own network).
+    let allowsLocalEndpoints: Bool
 
-    public init(database: any SQLDatabase, keys: GatewayKeys) {
+    public init(database: any SQLDatabase, keys: GatewayKeys, allowsLocalEndpoints: Bool = false) {
         self.database = database
         self.keys = keys
+        self.allowsLocalEndpoints = allowsLocalEndpoints
+    }
+
+    /// Whether `host` names this machine or a private, link-local or unspecified address (as written: names are
+    /// not resolved here).
+    static func isLocal(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: ["[", "]"])
+        if bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare == "::" { return true }
+        if bare.hasPrefix("fe80:") || bare.hasPrefix("fc") || bare.hasPrefix("fd") { return true }
+        let octets = bare.split(separator: ".").compactMap { Int($0) }
+        guard octets.count == 4, bare.split(separator: ".").count == 4 else { return false }
+        switch (octets[0], octets[1]) {
+        case (0, _), (10, _), (127, _), (169, 254), (192, 168): return true
+        case (172, 16...31), (100, 64...127): return true
+        default: return false
+        }
     }
 
     /// An endpoint as the console lists it.
@@ -51,9 +70,16 @@ public struct WebhookOutbox: Sendable {
     public func addEndpoint(merchantId: String, url: String, actor: String, now: Date) async throws
         -> (Endpoint, String)
     {
-        guard let parsed = URL(string: url), let host = parsed.host, let scheme = parsed.scheme?.lowercased(),
-            scheme == "https" || (scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host))
-        else { throw DomainError("an endpoint's URL is https (http only to this machine)") }
+        guard let parsed = URL(string: url), let host = parsed.host?.lowercased(),
+            let scheme = parsed.scheme?.lowercased()
+        else { throw DomainError("an endpoint's URL is an absolute https URL") }
+        if Self.isLocal(host) {
+            guard allowsLocalEndpoints, scheme == "http" || scheme == "https" else {
+                throw DomainError("an endpoint may not be this machine or a private network address")
+            }
+        } else {
+            guard scheme == "https" else { throw DomainError("an endpoint's URL is https") }
+        }
         let endpoint = Endpoint(id: EntityID.make("we"), url: url, createdAt: now, disabledAt: nil)
         let secret = "whsec_" + ConsoleAccounts.randomToken()
         let sealed = keys.seal(Array(secret.utf8), authenticating: Array(endpoint.id.utf8))
@@ -82,11 +108,20 @@ public struct WebhookOutbox: Sendable {
         }
     }
 
+    /// Disables the merchant's endpoint: nothing more is sent to it, its pending deliveries are canceled.
     public func disable(endpointId: String, merchantId: String, actor: String, now: Date) async throws {
         try await database.transaction { executor in
+            let changed = try await executor.query(
+                """
+                UPDATE webhook_endpoints SET disabled_at = $1
+                WHERE id = $2 AND merchant_id = $3 AND disabled_at IS NULL RETURNING id
+                """, [.integer(now.millis), .text(endpointId), .text(merchantId)])
+            guard !changed.isEmpty else { return }
             try await executor.query(
-                "UPDATE webhook_endpoints SET disabled_at = $1 WHERE id = $2 AND merchant_id = $3",
-                [.integer(now.millis), .text(endpointId), .text(merchantId)])
+                """
+                UPDATE webhook_deliveries SET state = 'canceled', next_attempt_at = NULL
+                WHERE endpoint_id = $1 AND state = 'pending'
+                """, [.text(endpointId)])
             try await AuditLog.record(
                 on: executor, at: now, actor: actor, entity: "webhook_endpoint", id: endpointId, action: "disabled",
                 detail: "")
@@ -145,7 +180,8 @@ public struct WebhookOutbox: Sendable {
             try await executor.query(
                 """
                 INSERT INTO webhook_deliveries (event_id, endpoint_id, merchant_id, state, next_attempt_at, created_at)
-                SELECT $1, id, merchant_id, 'pending', $3, $3 FROM webhook_endpoints WHERE id = $2 AND merchant_id = $4
+                SELECT $1, id, merchant_id, 'pending', $3, $3 FROM webhook_endpoints
+                WHERE id = $2 AND merchant_id = $4 AND disabled_at IS NULL
                 """, [.text(event.id), .text(endpointId), .integer(now.millis), .text(merchantId)])
         }
     }
@@ -167,7 +203,8 @@ public struct WebhookOutbox: Sendable {
                 SELECT d.id, d.attempts, w.id AS endpoint_id, w.url, w.sealed_secret, e.payload
                 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
                 JOIN webhook_events e ON e.id = d.event_id
-                WHERE d.state = 'pending' AND d.next_attempt_at <= $1 ORDER BY d.next_attempt_at LIMIT $2
+                WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND w.disabled_at IS NULL
+                ORDER BY d.next_attempt_at LIMIT $2
                 """ + executor.dialect.forUpdate, [.integer(now.millis), .integer(limit)])
             var due: [Due] = []
             for row in rows {

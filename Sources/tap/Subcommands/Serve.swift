@@ -60,6 +60,8 @@ extension Tap {
         var idempotencyRetention = 24.0
         @Flag(help: "Mark the console's cookies Secure: clients reach this gateway over TLS (a proxy in front).")
         var secureCookies = false
+        @Flag(help: "Let webhook endpoints be on this machine or a private network (local development and tests).")
+        var allowLocalWebhooks = false
 
         func validate() throws {
             if issuerPINKey != nil, issuer == nil {
@@ -87,6 +89,7 @@ extension Tap {
             configuration.maxRequestBodySize = maxBodySize
             configuration.idempotencyRetention = idempotencyRetention * 3600
             configuration.secureCookies = secureCookies
+            configuration.allowsLocalWebhooks = allowLocalWebhooks
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {

@@ -71,7 +71,8 @@ struct WebhookTests {
         let receiver = Receiver()
         try await Self.withReceiver(receiver) { port in
             try await LiveGateway.with(kind) { gateway in
-                let outbox = WebhookOutbox(database: gateway.application.database, keys: gateway.application.keys)
+                let outbox = WebhookOutbox(
+                    database: gateway.application.database, keys: gateway.application.keys, allowsLocalEndpoints: true)
                 let (endpoint, secret) = try await outbox.addEndpoint(
                     merchantId: gateway.merchantId, url: "http://127.0.0.1:\(port)/hook", actor: "test",
                     now: gateway.clock.now)
@@ -124,17 +125,59 @@ struct WebhookTests {
         }
     }
 
-    @Test func endpointsAreHTTPSOrThisMachine() async throws {
+    @Test func endpointsAreHTTPSAndNotLocalUnlessAllowed() async throws {
         try await LiveGateway.with(.sqlite) { gateway in
-            let outbox = WebhookOutbox(database: gateway.application.database, keys: gateway.application.keys)
-            for url in ["http://example.com/hook", "ftp://127.0.0.1/x", "not a url"] {
-                await #expect(throws: DomainError.self) {
-                    _ = try await outbox.addEndpoint(
+            let strict = WebhookOutbox(database: gateway.application.database, keys: gateway.application.keys)
+            for url in [
+                "http://example.com/hook", "ftp://shop.example/x", "not a url", "https://127.0.0.1/hook",
+                "https://10.1.2.3/hook", "https://192.168.0.1/hook", "https://169.254.169.254/latest",
+                "https://[::1]/x",
+                "http://localhost:8080/hook", "https://172.20.0.1/hook",
+            ] {
+                await #expect(throws: DomainError.self, "\(url)") {
+                    _ = try await strict.addEndpoint(
                         merchantId: gateway.merchantId, url: url, actor: "t", now: gateway.clock.now)
                 }
             }
-            _ = try await outbox.addEndpoint(
+            _ = try await strict.addEndpoint(
                 merchantId: gateway.merchantId, url: "https://shop.example/hooks", actor: "t", now: gateway.clock.now)
+            let local = WebhookOutbox(
+                database: gateway.application.database, keys: gateway.application.keys, allowsLocalEndpoints: true)
+            _ = try await local.addEndpoint(
+                merchantId: gateway.merchantId, url: "http://127.0.0.1:9/hook", actor: "t", now: gateway.clock.now)
+        }
+    }
+
+    @Test func aDisabledEndpointGetsNothingMore() async throws {
+        let receiver = Receiver()
+        try await Self.withReceiver(receiver) { port in
+            try await LiveGateway.with(.sqlite) { gateway in
+                let outbox = WebhookOutbox(
+                    database: gateway.application.database, keys: gateway.application.keys, allowsLocalEndpoints: true)
+                let (endpoint, _) = try await outbox.addEndpoint(
+                    merchantId: gateway.merchantId, url: "http://127.0.0.1:\(port)/hook", actor: "t",
+                    now: gateway.clock.now)
+                receiver.failuresLeft = 100
+                try await outbox.sendTestEvent(
+                    endpointId: endpoint.id, merchantId: gateway.merchantId, now: gateway.clock.now)
+                try await Self.waitFor { receiver.count == 1 }
+                _ = try await Self.log(outbox, endpoint, gateway) { $0.first?.attempts == 1 }
+                try await outbox.disable(
+                    endpointId: endpoint.id, merchantId: gateway.merchantId, actor: "t", now: gateway.clock.now)
+                // Another merchant cannot disable (or audit) it: nothing happens.
+                try await outbox.disable(
+                    endpointId: endpoint.id, merchantId: "mer_other", actor: "t", now: gateway.clock.now)
+                let log = try await outbox.deliveries(endpointId: endpoint.id, merchantId: gateway.merchantId)
+                #expect(log.first?.state == "canceled")
+                gateway.clock.advance(by: WebhookOutbox.backoff(afterAttempt: 1) + 1)
+                try await outbox.sendTestEvent(
+                    endpointId: endpoint.id, merchantId: gateway.merchantId, now: gateway.clock.now)
+                try await Task.sleep(for: .milliseconds(1_500))
+                #expect(receiver.count == 1)
+                let audit = try await AuditLog.entries(
+                    on: gateway.application.database, entity: "webhook_endpoint", entityId: endpoint.id)
+                #expect(audit.filter { $0.action == "disabled" }.count == 1)
+            }
         }
     }
 

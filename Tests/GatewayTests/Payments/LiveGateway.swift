@@ -64,6 +64,7 @@ struct LiveGateway {
             reversalInterval: .milliseconds(100), caPublicKeys: try CardProfile.testCAPublicKeys, clock: clock.function)
         configuration.applePayTrustedRootsPEM = applePayRootsPEM
         configuration.passwordHashCost = 4  // bcrypt's minimum: the console's tests hash many passwords
+        configuration.allowsLocalWebhooks = true  // the webhook tests' receivers listen on 127.0.0.1
         let application = try await GatewayApplication.build(configuration: configuration, logger: logs.logger)
         try await application.application.test(.live) { liveClient in
             let client: any TestClientProtocol =
