@@ -35,8 +35,10 @@ struct SQLiteCheckpointTests {
             let walSize = Self.size(path + "-wal")
             #expect(walSize <= 10_500 * Self.frameBytes)
             // The file keeps its high-water mark: had the writer checkpointed at 1,000 pages, as SQLite's automatic
-            // checkpoint does, the WAL would have started over before reaching about 1,200.
-            #expect(walSize > 3_000 * Self.frameBytes, "the writer checkpointed in place")
+            // checkpoint does, the WAL would have started over before reaching about 1,200. How far past that it gets
+            // depends on how fast the checkpointer beside it copies (a quiet CI machine saw 2,220 pages), so the bound
+            // is what tells the two apart, not a guess at the checkpointer's speed.
+            #expect(walSize > 1_500 * Self.frameBytes, "the writer checkpointed in place")
             // Closed right after the writes, with a checkpoint perhaps running: every row is there on reopening.
             try await Self.close(database)
             let reopened = try await SQLiteStorage.open(path: path)
