@@ -201,7 +201,9 @@ public struct ConsoleController: Sendable {
         var fields: [String: String] = [:]
         if form {
             fields = try await console.form(context: context)
-            guard console.isSameOrigin, let sent = fields["_csrf"], Self.equal(sent, session.csrfToken) else {
+            guard console.isSameOrigin, let sent = fields["_csrf"],
+                ConstantTime.equal(sent.utf8, session.csrfToken.utf8)
+            else {
                 context.logger.warning("console form refused: CSRF", metadata: ["user": "\(session.user.id)"])
                 return refused("This form is not valid any more. Go back, reload the page and try again.")
             }
@@ -237,14 +239,7 @@ public struct ConsoleController: Sendable {
         guard request.isSameOrigin, let cookie = request.cookie(Self.formCookie), let sent = fields["_csrf"] else {
             return false
         }
-        return Self.equal(cookie, sent)
-    }
-
-    /// Constant-time comparison of two tokens.
-    static func equal(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return ConstantTime.equal(cookie.utf8, sent.utf8)
     }
 
     /// The layout's keys: the navigation with the current page, the user, the CSRF token.

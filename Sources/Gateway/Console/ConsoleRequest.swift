@@ -59,15 +59,10 @@ struct ConsoleRequest {
 
 /// Amounts as the console shows and reads them, in a currency's major units.
 enum ConsoleMoney {
+    /// `12.34 EUR`, as EMV's ``Amount`` writes it.
     static func format(_ minorUnits: Int, _ currency: String) -> String {
-        let exponent = Currency(alphabeticCode: currency)?.exponent ?? 2
-        guard exponent > 0 else { return "\(minorUnits) \(currency)" }
-        let scale = Int(pow(10, Double(exponent)))
-        let sign = minorUnits < 0 ? "-" : ""
-        let units = abs(minorUnits)
-        let fraction = String(units % scale)
-        return
-            "\(sign)\(units / scale).\(String(repeating: "0", count: exponent - fraction.count) + fraction) \(currency)"
+        guard let code = Currency(alphabeticCode: currency) else { return "\(minorUnits) \(currency)" }
+        return Amount(minorUnits: minorUnits, currency: code).formatted
     }
 
     /// "12.34" in `currency` → 1234; nil for anything else (a sign, more fraction digits than the currency has).

@@ -32,10 +32,7 @@ public enum WebhookSignature {
         }
         guard let t, abs(now.timeIntervalSince1970 - Double(t)) <= tolerance else { return false }
         let expected = Array(signature(body: body, secret: secret, t: t).utf8)
-        return signatures.contains { candidate in
-            let bytes = Array(candidate.utf8)
-            return bytes.count == expected.count && zip(bytes, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-        }
+        return signatures.contains { ConstantTime.equal(Array($0.utf8), expected) }
     }
 
     private static func signature(body: some DataProtocol, secret: String, t: Int) -> String {
