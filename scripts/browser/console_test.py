@@ -3,9 +3,9 @@
 (axe-selenium-python), against a live `tap serve` this script starts on the data directory or PostgreSQL URL given.
 
 invite -> set password -> sign in -> accept the terms as admin -> a device prepares and pays through the API (as the
-SDK does) -> the payment is listed -> refund part of it -> invite staff -> staff signs in, is told who may accept the
-terms and is refused a refund without a limit -> a form with a wrong CSRF token is refused -> five wrong passwords
-throttle sign-in -> sign out. Every page: zero serious or critical axe violations, a screenshot at desktop and phone
+SDK does) -> the payment is listed -> refund part of it -> capture part of a manual-capture payment -> invite staff ->
+staff signs in, is told who may accept the terms and is refused a refund without a limit -> a form with a wrong CSRF
+token is refused -> five wrong passwords throttle sign-in -> the idle staff session ends. Every page: zero serious or critical axe violations, a screenshot at desktop and phone
 width. The server's log never holds a password, a full PAN, an API key secret or a session token.
 
 usage: console_test.py --tap PATH --data-dir DIR [--database URL] --port N --screenshots DIR --label NAME
@@ -36,6 +36,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 PASSWORD = "correct-horse-battery-staple"
 STAFF_PASSWORD = "staff-password-for-tests"
 DESKTOP = (1280, 900)
+# The server's console idle timeout (tap serve --console-idle-timeout): short, so that the story sees a session end.
+IDLE_TIMEOUT_SECONDS = 45
 PHONE = (390, 844)
 
 
@@ -94,7 +96,8 @@ class Console:
     def start(self):
         self.log = open(os.path.join(self.args.data_dir, "serve.log"), "w")
         self.server = subprocess.Popen(
-            [self.args.tap, "serve", "--port", str(self.args.port), "--allow-local-webhooks", *self.store],
+            [self.args.tap, "serve", "--port", str(self.args.port), "--allow-local-webhooks",
+             "--console-idle-timeout", str(IDLE_TIMEOUT_SECONDS / 60), *self.store],
             stdout=self.log, stderr=self.log)
         for _ in range(300):
             try:
@@ -267,6 +270,20 @@ class Console:
         api_view = json.loads(self.api("GET", f"/v1/payments/{payment['id']}", key))
         check(api_view["refundedAmount"] == 500, f"the API shows {api_view['refundedAmount']} refunded")
 
+        # A payment authorized for manual capture: the admin captures part of it from its page.
+        sealed = self.tap("seal", "--provisioning", path, "--card", "mastercard", "--amount", "8.00").strip()
+        held = json.loads(self.api("POST", "/v1/payments", session,
+                                   {"cardData": json.loads(sealed), "amount": 800, "currency": "EUR",
+                                    "captureMethod": "manual"}, idempotency="browser-2"))
+        check(held["status"] == "requiresCapture", f"the manual-capture payment was {held}")
+        self.visit(driver, f"/console/payments/{held['id']}", "payment-uncaptured")
+        check("ARQC verified by the issuer" in driver.page_source, "the timeline does not tell the issuer's check")
+        self.fill(driver, {"amount": "6.00"})
+        self.submit(driver, "Capture", accept_confirm=True)
+        check("Captured 6.00 EUR" in driver.page_source, "the capture did not go through")
+        held = json.loads(self.api("GET", f"/v1/payments/{held['id']}", key))
+        check(held["capturedAmount"] == 600, f"the API shows {held['capturedAmount']} captured")
+
         # The endpoint got the payment and the refund, each signed; then a test event from the console.
         self.await_events(["payment.succeeded", "refund.created"], hook_secret)
         self.visit(driver, endpoint_link.group(1), "webhook")
@@ -277,7 +294,7 @@ class Console:
         self.scan(driver, "webhook-delivered")
 
         self.visit(driver, "/console", "overview-with-payments")
-        check("12.34 EUR" in driver.page_source, "the overview does not count the payment")
+        check("18.34 EUR" in driver.page_source, "the overview does not count the two payments (12.34 + 6.00 captured)")
 
         self.visit(driver, "/console/apple-pay", "apple-pay")
         fixtures = "Tests/ApplePayTests/Fixtures/gala-2021"
@@ -330,17 +347,23 @@ class Console:
             check("Staff may not refund this much" in staff.page_source, "staff refunded without a limit")
             staff.get(self.base + "/console/audit")
             check("Only admins read the audit log." in staff.page_source, "staff read the audit log")
+            staff_last_seen = time.monotonic()
+
+            # Five wrong passwords, then the right one is refused too.
+            driver.delete_all_cookies()
+            for _ in range(5):
+                self.sign_in(driver, "owner@shop.example", "not-the-password")
+                check("The email or password is wrong." in driver.page_source, "a wrong password was not refused")
+            self.sign_in(driver, "owner@shop.example", PASSWORD)
+            check("Too many failed attempts" in driver.page_source, "sign-in was not throttled")
+            self.scan(driver, "sign-in-throttled")
+
+            # The staff member left the console idle longer than the server's idle timeout: signed out.
+            time.sleep(max(0.0, staff_last_seen + IDLE_TIMEOUT_SECONDS + 1 - time.monotonic()))
+            staff.get(self.base + "/console/payments")
+            check(staff.current_url.endswith("/console/sign-in"), "an idle session still opened the console")
         finally:
             staff.quit()
-
-        # Five wrong passwords, then the right one is refused too.
-        driver.delete_all_cookies()
-        for _ in range(5):
-            self.sign_in(driver, "owner@shop.example", "not-the-password")
-            check("The email or password is wrong." in driver.page_source, "a wrong password was not refused")
-        self.sign_in(driver, "owner@shop.example", PASSWORD)
-        check("Too many failed attempts" in driver.page_source, "sign-in was not throttled")
-        self.scan(driver, "sign-in-throttled")
 
     @staticmethod
     def await_events(types, secret):

@@ -36,7 +36,7 @@ public struct Authenticator: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         context.caller = try await caller(authorization: request.headers[.authorization])
-        return try await next(request, context)
+        return try await AuditLog.$clientAddress.withValue(context.remoteAddress) { try await next(request, context) }
     }
 
     /// The caller an `Authorization` header value stands for.

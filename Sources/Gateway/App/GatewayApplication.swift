@@ -99,7 +99,9 @@ public struct GatewayApplication: Sendable {
             maxRequestBodySize: configuration.maxRequestBodySize,
             console: { payments in
                 try ConsoleController(
-                    accounts: ConsoleAccounts(database: database, bcryptCost: configuration.passwordHashCost),
+                    accounts: ConsoleAccounts(
+                        database: database, bcryptCost: configuration.passwordHashCost,
+                        idleTimeout: configuration.consoleIdleTimeout),
                     payments: payments, merchants: MerchantRepository(database: database), database: database,
                     webhooks: outbox, clock: clock,
                     secureCookies: configuration.secureCookies)

@@ -10,8 +10,8 @@ import _SQLStorage
 public struct ConsoleAccounts: Sendable {
     /// How long an invitation link works.
     public static let invitationLifetime: TimeInterval = 72 * 3_600
-    /// A session ends after this long without a request…
-    public static let idleTimeout: TimeInterval = 30 * 60
+    /// A session ends after this long without a request by default (``idleTimeout``)…
+    public static let defaultIdleTimeout: TimeInterval = 30 * 60
     /// …and after this long in any case.
     public static let absoluteTimeout: TimeInterval = 12 * 3_600
     /// Failed sign-ins allowed per account and per address within ``throttleWindow``; the next is refused until the
@@ -25,11 +25,14 @@ public struct ConsoleAccounts: Sendable {
     let database: any SQLDatabase
     /// bcrypt's cost: 12 in production (about 0.25 s a hash on this machine); tests may lower it.
     let bcryptCost: UInt8
+    /// How long a session lasts without a request.
+    let idleTimeout: TimeInterval
 
     /// Creates the store.
-    public init(database: any SQLDatabase, bcryptCost: UInt8 = 12) {
+    public init(database: any SQLDatabase, bcryptCost: UInt8 = 12, idleTimeout: TimeInterval = defaultIdleTimeout) {
         self.database = database
         self.bcryptCost = bcryptCost
+        self.idleTimeout = idleTimeout
     }
 
     // MARK: - Invitations
@@ -208,12 +211,12 @@ public struct ConsoleAccounts: Sendable {
         let user = try Self.decode(row)
         let lastSeen = Date(millis: try row.integer("last_seen_at"))
         let expiresAt = Date(millis: try row.integer("expires_at"))
-        guard user.deactivatedAt == nil, expiresAt > now, lastSeen.addingTimeInterval(Self.idleTimeout) > now else {
+        guard user.deactivatedAt == nil, expiresAt > now, lastSeen.addingTimeInterval(idleTimeout) > now else {
             try await database.query("DELETE FROM console_sessions WHERE id_hash = $1", [.blob(Self.hash(token))])
             return nil
         }
-        // Written at most once a minute: a page's assets do not each cost a write.
-        if now.timeIntervalSince(lastSeen) > 60 {
+        // Written at most once a minute (sooner for a short idle timeout): a page's assets do not each cost a write.
+        if now.timeIntervalSince(lastSeen) > min(60, idleTimeout / 10) {
             try await database.query(
                 "UPDATE console_sessions SET last_seen_at = $1 WHERE id_hash = $2",
                 [.integer(now.millis), .blob(Self.hash(token))])

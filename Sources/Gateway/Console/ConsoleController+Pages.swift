@@ -226,8 +226,7 @@ extension ConsoleController {
                 ]
             },
             "canRefund": payment.status == .succeeded && payment.kind == .purchase && remaining > 0,
-            "remaining": ConsoleMoney.format(remaining, payment.currency).split(separator: " ").first.map(String.init)
-                ?? "",
+            "remaining": ConsoleMoney.amountText(remaining, payment.currency),
             "submission": ConsoleAccounts.randomToken(),
             "refundLimitHint": session.user.isAdmin
                 ? "Admins may refund up to what remains."
@@ -236,6 +235,12 @@ extension ConsoleController {
                 }
                     ?? "Staff may not refund: the admin set no limit.",
         ]) { $1 }
+        // Capture and void are an admin's, of a payment not yet captured.
+        let uncaptured = payment.status == .requiresCapture || payment.status == .requiresPIN
+        context["canCapture"] = payment.status == .requiresCapture && session.user.isAdmin
+        context["canVoid"] = uncaptured && session.user.isAdmin
+        context["staffCannotChange"] = uncaptured && !session.user.isAdmin
+        context["capturable"] = ConsoleMoney.amountText(payment.amount, payment.currency)
         if let notice { context["notice"] = notice }
         if let problem { context["problem"] = problem }
         return pages.page("payment", context, status: status)
@@ -278,6 +283,52 @@ extension ConsoleController {
             return try await paymentPage(
                 session, id: id,
                 notice: "Refunded \(ConsoleMoney.format(refund.amount, refund.currency)) (\(refund.id)).")
+        } catch let error as GatewayAPIError {
+            return try await paymentPage(session, id: id, problem: error.message, status: .badRequest)
+        }
+    }
+
+    /// What an admin does to an uncaptured payment from its page.
+    enum PaymentChange { case capture, void }
+
+    /// Captures (all or part) or voids a payment from its page: the API's rules (``PaymentService``), admins only,
+    /// and a form submitted twice changes the payment once.
+    func change(
+        _ session: ConsoleSession, id: String, form: [String: String], to change: PaymentChange
+    ) async throws -> Response {
+        guard session.user.isAdmin else {
+            return try await paymentPage(
+                session, id: id, problem: "Only admins capture or void payments.", status: .forbidden)
+        }
+        let payment: Payment
+        do {
+            payment = try await payments.payment(id, caller: caller(session))
+        } catch {
+            return try await paymentPage(session, id: id)
+        }
+        var amount: Int?
+        if change == .capture, let text = form["amount"], !text.isEmpty {
+            guard let parsed = ConsoleMoney.parse(text, payment.currency), parsed > 0 else {
+                return try await paymentPage(
+                    session, id: id, problem: "The amount is not a positive amount in \(payment.currency).",
+                    status: .badRequest)
+            }
+            amount = parsed
+        }
+        guard let submission = form["submission"], (32...64).contains(submission.count),
+            try await claimSubmission(submission, merchantId: session.user.merchantId)
+        else { return ConsolePages.redirect("/console/payments/\(id)") }
+        do {
+            switch change {
+            case .capture:
+                let captured = try await payments.capture(id, amount: amount, caller: caller(session))
+                return try await paymentPage(
+                    session, id: id,
+                    notice: "Captured \(ConsoleMoney.format(captured.capturedAmount, captured.currency)).")
+            case .void:
+                _ = try await payments.void(id, caller: caller(session))
+                return try await paymentPage(session, id: id, notice: "Voided: the authorization is released.")
+            }
         } catch let error as GatewayAPIError {
             return try await paymentPage(session, id: id, problem: error.message, status: .badRequest)
         }
@@ -398,7 +449,7 @@ extension ConsoleController {
         var context = layout(session, current: "/console/team")
         context["isAdmin"] = session.user.isAdmin
         context["currency"] = currency
-        context["refundLimit"] = limitText.map { String($0.prefix { $0 != " " }) } ?? ""
+        context["refundLimit"] = limit.map { ConsoleMoney.amountText($0, currency) } ?? ""
         context["refundLimitText"] = limitText ?? "nothing (no limit set)"
         context["users"] = users
         if let problem { context["problem"] = problem }

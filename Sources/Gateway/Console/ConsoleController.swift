@@ -54,11 +54,17 @@ public struct ConsoleController: Sendable {
             return response
         }
         router.get("console/sign-in") { request, _ in signInPage(ConsoleRequest(request: request)) }
-        router.post("console/sign-in") { request, context in try await signIn(request, context) }
+        router.post("console/sign-in") { request, context in
+            try await AuditLog.$clientAddress.withValue(context.remoteAddress) { try await signIn(request, context) }
+        }
         router.get("console/invitations/:token") { request, context in
             try await invitationPage(ConsoleRequest(request: request), token: try context.parameters.require("token"))
         }
-        router.post("console/invitations/:token") { request, context in try await acceptInvitation(request, context) }
+        router.post("console/invitations/:token") { request, context in
+            try await AuditLog.$clientAddress.withValue(context.remoteAddress) {
+                try await acceptInvitation(request, context)
+            }
+        }
         router.post("console/sign-out") { request, context in
             try await withSession(request, context, form: true) { session, token, _ in
                 try await accounts.closeSession(token: token, user: session.user, now: clock())
@@ -87,6 +93,16 @@ public struct ConsoleController: Sendable {
         router.post("console/payments/:id/refunds") { request, context in
             try await withSession(request, context, form: true) { session, _, form in
                 try await refund(session, id: try context.parameters.require("id"), form: form)
+            }
+        }
+        router.post("console/payments/:id/capture") { request, context in
+            try await withSession(request, context, form: true) { session, _, form in
+                try await change(session, id: try context.parameters.require("id"), form: form, to: .capture)
+            }
+        }
+        router.post("console/payments/:id/void") { request, context in
+            try await withSession(request, context, form: true) { session, _, form in
+                try await change(session, id: try context.parameters.require("id"), form: form, to: .void)
             }
         }
         router.get("console/tap-to-pay") { request, context in
@@ -208,7 +224,9 @@ public struct ConsoleController: Sendable {
                 return refused("This form is not valid any more. Go back, reload the page and try again.")
             }
         }
-        return try await body(session, token, fields)
+        return try await AuditLog.$clientAddress.withValue(context.remoteAddress) {
+            try await body(session, token, fields)
+        }
     }
 
     private func refused(_ text: String) -> Response {

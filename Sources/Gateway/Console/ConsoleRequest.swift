@@ -65,6 +65,11 @@ enum ConsoleMoney {
         return Amount(minorUnits: minorUnits, currency: code).formatted
     }
 
+    /// `12.34`: the amount without its currency, as a form's field takes it back (``parse(_:_:)``).
+    static func amountText(_ minorUnits: Int, _ currency: String) -> String {
+        String(format(minorUnits, currency).prefix { $0 != " " })
+    }
+
     /// "12.34" in `currency` → 1234; nil for anything else (a sign, more fraction digits than the currency has).
     static func parse(_ text: String, _ currency: String) -> Int? {
         let exponent = Currency(alphabeticCode: currency)?.exponent ?? 2

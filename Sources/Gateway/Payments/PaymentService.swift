@@ -156,7 +156,8 @@ struct PaymentService: Sendable {
             }
             try await AuditLog.record(
                 on: executor, at: now, actor: record.payment.merchantId, entity: "payment", id: record.payment.id,
-                action: isNew ? "created" : "resubmitted", detail: "stan \(reference.stan)")
+                action: isNew ? "created" : "resubmitted",
+                detail: "stan \(reference.stan); \(Self.summary(of: card, withPIN: pinBlock != nil))")
             return (record, message)
         }
         // On disk before the issuer sees the 0100, unless the issuer records into this database (see
@@ -233,9 +234,11 @@ struct PaymentService: Sendable {
             payment.pinRequest = PINRequest(pinToken: pinToken, expiresAt: deadline)
         }
         let body = try reply.map { _ in Array(try JSONResponse(payment).encoded()) }
-        try await save(
-            record, at: now, actor: "issuer", action: payment.status.rawValue, detail: "response \(code.rawValue)"
-        ) { executor in
+        var detail = "response \(code.rawValue)"
+        if let approval = answer.approvalCode { detail += ", approval code \(approval)" }
+        // An issuer returns an ARPC only for an ARQC it verified.
+        if answer.issuerAuthenticationData != nil { detail += "; ARQC verified by the issuer (ARPC returned)" }
+        try await save(record, at: now, actor: "issuer", action: payment.status.rawValue, detail: detail) { executor in
             if let reply, let body { try await reply.write(body, on: executor) }
         }
         if let reply, let body { reply.didStore(body) }
@@ -243,6 +246,32 @@ struct PaymentService: Sendable {
     }
 
     // MARK: Support
+
+    /// What the timeline tells of a read: the cryptogram the card sent and the cardholder verification (an online PIN
+    /// when a PIN block goes with it, else field 55's CVM Results 9F34, or a Visa card's CDCVM bit in its CTQ 9F6C),
+    /// never the data itself.
+    static func summary(of card: CardAuthorizationData, withPIN: Bool) -> String {
+        guard card.mode == .emv else { return "mag-stripe mode (CVC3)" }
+        let cryptogram =
+            card.iccValue(.cryptogramInformationData).flatMap(\.first).map { cid in
+                switch cid & 0xC0 {
+                case 0x80: "ARQC"
+                case 0x40: "TC"
+                default: "AAC"
+                }
+            } ?? "no cryptogram type"
+        let cvm: String
+        if withPIN {
+            cvm = "online PIN"
+        } else if let results = card.iccValue(.cvmResults).flatMap({ try? CVMResults(bytes: $0) }) {
+            cvm = "\(results.method.name), \(results.result.description.lowercased())"
+        } else if let ctq = card.iccValue(.cardTransactionQualifiers), ctq.count == 2, ctq[1] & 0x80 != 0 {
+            cvm = "consumer device CVM"
+        } else {
+            cvm = "none recorded"
+        }
+        return "\(cryptogram); CVM: \(cvm)"
+    }
 
     /// Stores `record` and its audit row in one transaction, with whatever `also` writes.
     func save(

@@ -62,6 +62,12 @@ extension Tap {
         var secureCookies = false
         @Flag(help: "Let webhook endpoints be on this machine or a private network (local development and tests).")
         var allowLocalWebhooks = false
+        @Option(
+            name: .customLong("console-idle-timeout"),
+            help: ArgumentHelp(
+                "How long a console session lasts without a request (0.05, three seconds, to 720).",
+                valueName: "minutes"))
+        var consoleIdleTimeout = ConsoleAccounts.defaultIdleTimeout / 60
 
         func validate() throws {
             if issuerPINKey != nil, issuer == nil {
@@ -72,6 +78,9 @@ extension Tap {
             }
             guard (1.0 / 60...24 * 30).contains(idempotencyRetention) else {
                 throw ValidationError("--idempotency-retention must be from one minute (0.0167) to 720 hours")
+            }
+            guard (0.05...720).contains(consoleIdleTimeout) else {
+                throw ValidationError("--console-idle-timeout must be from 0.05 (three seconds) to 720 minutes")
             }
             guard (1024...(16 << 20)).contains(maxBodySize) else {
                 throw ValidationError("--max-body-size must be from 1024 to 16777216 bytes")
@@ -90,6 +99,7 @@ extension Tap {
             configuration.idempotencyRetention = idempotencyRetention * 3600
             configuration.secureCookies = secureCookies
             configuration.allowsLocalWebhooks = allowLocalWebhooks
+            configuration.consoleIdleTimeout = consoleIdleTimeout * 60
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {

@@ -97,7 +97,7 @@ struct ConsoleTests {
             let staff = try await Self.user(gateway, email: "staff@shop.example", role: .staff)
             let (browser, _) = try await Self.signIn(gateway, email: staff.email)
             #expect(try await browser.get("/console").status == .ok)
-            gateway.clock.advance(by: ConsoleAccounts.idleTimeout + 1)
+            gateway.clock.advance(by: ConsoleAccounts.defaultIdleTimeout + 1)
             #expect(try await browser.get("/console").location == "/console/sign-in")
 
             let (again, _) = try await Self.signIn(gateway, email: staff.email)
@@ -220,6 +220,68 @@ struct ConsoleTests {
                 on: "/console/payments/\(paid.id)", to: "/console/payments/\(paid.id)/refunds",
                 ["amount": "0.01", "submission": ConsoleAccounts.randomToken()])
             #expect(over.status == .forbidden)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func adminsCaptureAndVoidOnceAndTheTimelineTellsTheRead(_ kind: TestDatabases.Kind) async throws {
+        try await LiveGateway.with(kind) { gateway in
+            let tapper = try gateway.tapper(try #require(TestCards.card(.approve, .visa)))
+            let toCapture = try await gateway.pay(tapper, minorUnits: 3_000, captureMethod: .manual)
+                .decoded(Payment.self)
+            let toVoid = try await gateway.pay(tapper, minorUnits: 1_500, captureMethod: .manual).decoded(Payment.self)
+            #expect(toCapture.status == .requiresCapture && toVoid.status == .requiresCapture)
+            let admin = try await Self.user(gateway, email: "admin@shop.example", role: .admin)
+            let staff = try await Self.user(gateway, email: "staff@shop.example", role: .staff)
+
+            // Staff see why they cannot; their forms are refused.
+            let (staffBrowser, _) = try await Self.signIn(gateway, email: staff.email)
+            let staffPage = try await staffBrowser.get("/console/payments/\(toCapture.id)")
+            #expect(staffPage.text.contains("an admin captures or voids it"))
+            #expect(!staffPage.text.contains("/capture\""))
+            let refused = try await staffBrowser.post(
+                "/console/payments/\(toCapture.id)/capture",
+                [
+                    "_csrf": ConsoleBrowser.value(of: "_csrf", in: staffPage.text) ?? "",
+                    "submission": ConsoleAccounts.randomToken(),
+                ])
+            #expect(refused.status == .forbidden)
+
+            let (browser, _) = try await Self.signIn(gateway, email: admin.email)
+            let page = try await browser.get("/console/payments/\(toCapture.id)")
+            // The timeline tells the cryptogram, the CVM and the issuer's verification, never the card data.
+            #expect(page.text.contains("ARQC; CVM: "))
+            #expect(page.text.contains("ARQC verified by the issuer"))
+            #expect(!page.text.contains(try #require(TestCards.card(.approve, .visa)).pan))
+            // A partial capture, submitted twice, captures once; the API's rules hold (no second capture).
+            let fields = [
+                "_csrf": ConsoleBrowser.value(of: "_csrf", in: page.text) ?? "",
+                "submission": ConsoleBrowser.value(of: "submission", in: page.text) ?? "", "amount": "20.00",
+            ]
+            let captured = try await browser.post("/console/payments/\(toCapture.id)/capture", fields)
+            #expect(captured.text.contains("Captured 20.00 EUR"), "\(captured.text)")
+            let again = try await browser.post("/console/payments/\(toCapture.id)/capture", fields)
+            #expect(again.location == "/console/payments/\(toCapture.id)")
+            let stored = try await gateway.get("/v1/payments/\(toCapture.id)").decoded(Payment.self)
+            #expect(stored.status == .succeeded && stored.capturedAmount == 2_000)
+            let late = try await browser.submit(
+                on: "/console/payments/\(toCapture.id)", to: "/console/payments/\(toCapture.id)/void",
+                ["submission": ConsoleAccounts.randomToken()])
+            #expect(late.status == .badRequest)
+            #expect(late.text.contains("only an uncaptured payment is voided"))
+
+            let voided = try await browser.submit(
+                on: "/console/payments/\(toVoid.id)", to: "/console/payments/\(toVoid.id)/void",
+                ["submission": ConsoleAccounts.randomToken()])
+            #expect(voided.text.contains("Voided"))
+            #expect(try await gateway.get("/v1/payments/\(toVoid.id)").decoded(Payment.self).status == .canceled)
+
+            // Who and from where: the console's changes carry the client's address.
+            let audit = try await AuditLog.entries(
+                on: gateway.application.database, entity: "payment", entityId: toCapture.id)
+            let capture = try #require(audit.first { $0.action == "captured" })
+            #expect(capture.actor == "user:\(admin.id)")
+            #expect(capture.address == "127.0.0.1")
         }
     }
 

@@ -21,7 +21,8 @@ public enum AuditLog {
         public var action: String
         /// Free text without secrets.
         public var detail: String
-        /// The client's address, where the change records it (a console sign-in).
+        /// The client's address: the request's (``AuditLog/clientAddress``) for a change made by a request, nil for
+        /// the gateway's own (reversals, webhook deliveries) and the command line's.
         public var address: String?
 
         /// Creates an entry.
@@ -39,7 +40,11 @@ public enum AuditLog {
         }
     }
 
-    /// Records `entry` on `executor` (use the transaction's executor).
+    /// The address of the client whose request is being served: the API's ``Authenticator`` and the console set it,
+    /// so every change a request makes records where it came from without each repository being told.
+    @TaskLocal public static var clientAddress: String?
+
+    /// Records `entry` on `executor` (use the transaction's executor); without an address, the request's.
     public static func record(on executor: any SQLExecutor, _ entry: Entry) async throws(StorageError) {
         try await executor.query(
             """
@@ -48,7 +53,7 @@ public enum AuditLog {
             """,
             [
                 .integer(entry.at.millis), .text(entry.actor), .text(entry.entity), .text(entry.entityId),
-                .text(entry.action), .text(entry.detail), .text(entry.address),
+                .text(entry.action), .text(entry.detail), .text(entry.address ?? clientAddress),
             ])
     }
 
