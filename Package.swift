@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ApplePay", targets: ["ApplePay"]),
         .library(name: "TapToPay", targets: ["TapToPay"]),
         .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "ServerDrivenReader", targets: ["ServerDrivenReader"]),
         .library(name: "Wallet", targets: ["Wallet"]),
         .library(name: "ContactlessTesting", targets: ["ContactlessTesting"]),
         .library(name: "TestMode", targets: ["TestMode"]),
@@ -193,6 +194,12 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The reader the gateway drives (`tap reader`): TapToPay taking its commands from the gateway's reader hub.
+        .target(
+            name: "ServerDrivenReader",
+            dependencies: ["TapToPay", "GatewayAPI", "EMV"],
+            swiftSettings: strictness
+        ),
         // The ECPSdk-shaped terminal facade over TapToPay: reader types, discovery, connect, sales, the merchant's
         // server behind a protocol.
         .target(
@@ -256,6 +263,7 @@ let package = Package(
                 "Gateway",
                 "GatewayAPI",
                 "TestMode",
+                "ServerDrivenReader",
                 "_SQLStorage",
                 "TapToPay",
                 "Terminal",
@@ -398,7 +406,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "Wallet", "TapToPay", "Gateway", "Issuer", "EMV", "SmartCard", "CardEmulator", "ContactlessTesting",
-                "TestMode", "_SQLStorage",
+                "TestMode", "_SQLStorage", "ServerDrivenReader",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness

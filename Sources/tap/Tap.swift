@@ -7,7 +7,7 @@ struct Tap: AsyncParsableCommand {
         commandName: "tap",
         abstract: "Contactless: an open EMV contactless payment stack.",
         subcommands: [
-            Demo.self, Emulate.self, Read.self, Readers.self, CryptoCommand.self, ISO8583Command.self, Bench.self,
+            Demo.self, Emulate.self, Read.self, Readers.self, ReaderAgentCommand.self, CryptoCommand.self, ISO8583Command.self, Bench.self,
             MerchantCommand.self, IssuerCommand.self, Serve.self, ApplePayCommand.self, WalletCommand.self, Seal.self,
             KeysCommand.self, VASCommand.self,
         ]

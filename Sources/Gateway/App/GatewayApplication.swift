@@ -34,6 +34,8 @@ public struct GatewayApplication: Sendable {
     public let embeddedIssuerKeys: IssuerKeys?
     /// Sends the webhook outbox (a service of the application; tests may run it at will).
     public let webhooks: WebhookDispatcher
+    /// The server-driven readers connected to it.
+    public let readers: ReaderHub
 
     /// Opens (creating on first start) the key file and the database, migrates, and builds the application;
     /// `onServerRunning` is called with the listening channel (its local address has the port taken for port 0).
@@ -92,8 +94,18 @@ public struct GatewayApplication: Sendable {
                 + configuration.applePayTrustedRootsPEM.map { try Certificate(pemEncoded: $0) },
             replayStore: SQLTransactionReplayStore(database: database, clock: clock),
             signingTimeWindow: configuration.applePaySigningTimeWindow, clock: clock)
+        let readers = ReaderHub(timeout: configuration.readerTimeout, clock: clock)
+        await readers.onVoidAwaitingPIN { paymentId, key in
+            let reader = Caller(credential: .readerSession, merchantId: key.merchantId, deviceId: key.readerId)
+            do {
+                _ = try await payments.void(paymentId, caller: reader)
+            } catch {
+                logger.warning("a payment awaiting a PIN was not voided", metadata: ["payment": "\(paymentId)"])
+            }
+        }
+        services.append(readers)
         let router = try await buildRouter(
-            database: database, keys: keys, payments: payments, metrics: metrics,
+            database: database, keys: keys, payments: payments, metrics: metrics, readers: readers, logger: logger,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock,
             applePay: applePay, idempotencyKeys: idempotencyKeys, revocations: revocations,
             maxRequestBodySize: configuration.maxRequestBodySize,
@@ -119,13 +131,14 @@ public struct GatewayApplication: Sendable {
         }
         return GatewayApplication(
             application: application, database: database, keys: keys, metrics: metrics,
-            embeddedIssuerKeys: issuer.embeddedIssuerKeys, webhooks: webhooks)
+            embeddedIssuerKeys: issuer.embeddedIssuerKeys, webhooks: webhooks, readers: readers)
     }
 
     /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.
     static func buildRouter(
         database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
-        policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date, applePay: ApplePayAcceptance,
+        readers: ReaderHub, logger: Logger, policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date,
+        applePay: ApplePayAcceptance,
         idempotencyKeys: IdempotencyStore, revocations: TokenRevocations, maxRequestBodySize: Int,
         console: (PaymentService) throws -> ConsoleController? = { _ in nil }
     ) async throws -> Router<GatewayRequestContext> {
@@ -154,6 +167,7 @@ public struct GatewayApplication: Sendable {
             metrics: metrics)
         paymentController.addRoutes(to: api)
         ApplePayController(payments: paymentController, acceptance: applePay).addRoutes(to: api)
+        ReaderController(hub: readers, payments: payments, database: database, logger: logger).addRoutes(to: api)
         try console(payments)?.addRoutes(to: router)
         allowedMethods.load(router.routes)
         return router

@@ -43,6 +43,8 @@ public struct GatewayConfiguration: Sendable {
     /// Whether webhook endpoints may be on this machine or a private network (tests and local development; off in
     /// production, where an admin could otherwise make the gateway probe its own network).
     public var allowsLocalWebhooks = false
+    /// How long a server-driven reader may go without asking for work before it counts as disconnected (30 s).
+    public var readerTimeout: TimeInterval = 30
     /// How long a console session lasts without a request (30 minutes).
     public var consoleIdleTimeout: TimeInterval = ConsoleAccounts.defaultIdleTimeout
     /// bcrypt's cost for console passwords (12; tests lower it to keep fast).

@@ -23,6 +23,7 @@ public struct GatewayAPIError: CodedError {
             case paymentDeclined, issuerUnavailable, unavailable, internalError
             case paymentTokenInvalid, paymentTokenReplayed, paymentTokenExpired
             case payloadTooLarge, methodNotAllowed, tokenRevoked
+            case readerBusy, readerOffline
         }
 
         private let base: Base
@@ -45,7 +46,8 @@ public struct GatewayAPIError: CodedError {
             case .notFound: 404
             case .methodNotAllowed: 405
             case .accountAlreadyLinked, .invalidState, .amountExceedsAvailable, .idempotencyKeyReused,
-                .idempotencyKeyInUse, .cardDataReplayed, .pinNotAllowed, .paymentTokenReplayed:
+                .idempotencyKeyInUse, .cardDataReplayed, .pinNotAllowed, .paymentTokenReplayed, .readerBusy,
+                .readerOffline:
                 409
             case .cardDataExpired, .paymentTokenExpired: 410
             case .payloadTooLarge: 413
@@ -125,6 +127,11 @@ public struct GatewayAPIError: CodedError {
         public static let methodNotAllowed = Code(.methodNotAllowed)
         /// The request body is larger than the gateway accepts; the detail gives the limit in bytes.
         public static let payloadTooLarge = Code(.payloadTooLarge)
+
+        /// The reader is running another command; one runs at a time (cancel it first).
+        public static let readerBusy = Code(.readerBusy)
+        /// The reader is not connected to the gateway: it has not asked for a command within its timeout.
+        public static let readerOffline = Code(.readerOffline)
 
         /// Every code.
         public static var allCases: [Code] { Base.allCases.map(Code.init) }

@@ -340,6 +340,11 @@ actor ReaderCore {
         return prepared.provisioning.merchantName
     }
 
+    func gatewaySession(session: Int) -> ReaderProvisioning.ReaderSession? {
+        guard let prepared, prepared.session == session else { return nil }
+        return prepared.provisioning.session
+    }
+
     func cancelRead(session: Int) -> Bool {
         guard state.isBusy, prepared?.session == session, interruption == nil else { return false }
         interruption = .readCancelled

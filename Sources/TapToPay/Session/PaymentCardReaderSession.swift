@@ -1,3 +1,4 @@
+package import GatewayAPI
 import ValueAddedServices
 
 /// A prepared reader session (ProximityReader's `PaymentCardReaderSession`): reads cards for purchases, refunds
@@ -86,6 +87,14 @@ public final class PaymentCardReaderSession: Sendable {
     /// payment screen when the app sets no display name); not part of Apple's shape.
     package var merchantName: String? {
         get async { await core.merchantName(session: sessionID) }
+    }
+
+    /// The PSP session prepare issued for this device (its bearer and expiry), while this is the reader's session.
+    ///
+    /// Not ProximityReader's: the package's server-driven reader (`ServerDrivenReader`) runs the PSP's reader and
+    /// uses it to ask the gateway for work and hand it the reads; an app has no use for it.
+    package var gatewaySession: ReaderProvisioning.ReaderSession? {
+        get async { await core.gatewaySession(session: sessionID) }
     }
 
     /// Cancels the read or PIN capture in progress; whether there was one to cancel.

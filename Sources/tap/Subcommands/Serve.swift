@@ -63,6 +63,12 @@ extension Tap {
         @Flag(help: "Let webhook endpoints be on this machine or a private network (local development and tests).")
         var allowLocalWebhooks = false
         @Option(
+            name: .customLong("reader-timeout"),
+            help: ArgumentHelp(
+                "How long a server-driven reader (`tap reader`) may go without asking for work before it counts as "
+                    + "disconnected and its command fails (1 to 300).", valueName: "seconds"))
+        var readerTimeout = 30.0
+        @Option(
             name: .customLong("console-idle-timeout"),
             help: ArgumentHelp(
                 "How long a console session lasts without a request (0.05, three seconds, to 720).",
@@ -78,6 +84,9 @@ extension Tap {
             }
             guard (1.0 / 60...24 * 30).contains(idempotencyRetention) else {
                 throw ValidationError("--idempotency-retention must be from one minute (0.0167) to 720 hours")
+            }
+            guard (1...300).contains(readerTimeout) else {
+                throw ValidationError("--reader-timeout must be from 1 to 300 seconds")
             }
             guard (0.05...720).contains(consoleIdleTimeout) else {
                 throw ValidationError("--console-idle-timeout must be from 0.05 (three seconds) to 720 minutes")
@@ -100,6 +109,7 @@ extension Tap {
             configuration.secureCookies = secureCookies
             configuration.allowsLocalWebhooks = allowLocalWebhooks
             configuration.consoleIdleTimeout = consoleIdleTimeout * 60
+            configuration.readerTimeout = readerTimeout
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {
