@@ -73,6 +73,7 @@ import TestMode
                 CreateReaderCommandRequest(type: .payment, currency: "EUR"),
                 CreateReaderCommandRequest(type: .payment, amount: -5, currency: "EUR"),
                 CreateReaderCommandRequest(type: .payment, amount: 100, currency: "XYZ"),
+                CreateReaderCommandRequest(type: .payment, amount: 100, currency: "eur"),
                 CreateReaderCommandRequest(type: .verification, amount: 100, currency: "EUR"),
                 CreateReaderCommandRequest(type: .refund, amount: 100, currency: "EUR", captureMethod: .manual),
                 CreateReaderCommandRequest(

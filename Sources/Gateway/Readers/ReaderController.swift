@@ -22,30 +22,30 @@ struct ReaderController: Sendable {
     /// The longest a reader's poll waits for work.
     static let maximumWait: Duration = .seconds(25)
 
-    func addRoutes(to api: some RouterMethods<GatewayRequestContext>) {
-        api.get("v1/readers") { _, context in
+    func addRoutes(to router: some RouterMethods<GatewayRequestContext>) {
+        router.get("v1/readers") { _, context in
             let caller = try context.requireCaller(.apiKey)
             return JSONResponse(try await readers(merchantId: caller.merchantId))
         }
-        api.post("v1/readers/:readerId/commands") { request, context in
+        router.post("v1/readers/:readerId/commands") { request, context in
             let caller = try context.requireCaller(.apiKey)
             let body = try await Self.body(CreateReaderCommandRequest.self, request, context)
             return JSONResponse(
                 try await send(body, to: try context.pathParameter("readerId"), merchantId: caller.merchantId),
                 status: .created)
         }
-        api.post("v1/readers/:readerId/cancel") { _, context in
+        router.post("v1/readers/:readerId/cancel") { _, context in
             let caller = try context.requireCaller(.apiKey)
             return JSONResponse(
                 try await hub.cancel(readerId: try context.pathParameter("readerId"), merchantId: caller.merchantId))
         }
-        api.get("v1/readers/:readerId/events") { request, context in
+        router.get("v1/readers/:readerId/events") { request, context in
             let caller = try context.requireCaller(.apiKey)
             return try await events(
                 merchantId: caller.merchantId, readerId: try context.pathParameter("readerId"), request: request)
         }
 
-        api.get("v1/reader/commands/next") { request, context in
+        router.get("v1/reader/commands/next") { request, context in
             let key = try Self.readerKey(context)
             let query = request.uri.queryParameters
             var wait = Self.maximumWait
@@ -61,25 +61,25 @@ struct ReaderController: Sendable {
             else { return Response(status: .noContent) }
             return try JSONResponse(instruction).response(from: request, context: context)
         }
-        api.post("v1/reader/commands/:commandId/events") { request, context in
+        router.post("v1/reader/commands/:commandId/events") { request, context in
             let key = try Self.readerKey(context)
             let body = try await Self.body(ReaderEventReport.self, request, context)
             try await hub.report(body.type, commandId: try context.pathParameter("commandId"), key: key)
             return Response(status: .noContent)
         }
-        api.post("v1/reader/commands/:commandId/read") { request, context in
+        router.post("v1/reader/commands/:commandId/read") { request, context in
             let caller = try context.requireCaller(.readerSession)
             let body = try await Self.body(ReaderReadSubmission.self, request, context)
             return JSONResponse(
                 try await authorize(body, commandId: try context.pathParameter("commandId"), caller: caller))
         }
-        api.post("v1/reader/commands/:commandId/pin") { request, context in
+        router.post("v1/reader/commands/:commandId/pin") { request, context in
             let caller = try context.requireCaller(.readerSession)
             let body = try await Self.body(PINSubmission.self, request, context)
             return JSONResponse(
                 try await submitPIN(body, commandId: try context.pathParameter("commandId"), caller: caller))
         }
-        api.post("v1/reader/commands/:commandId/failure") { request, context in
+        router.post("v1/reader/commands/:commandId/failure") { request, context in
             let key = try Self.readerKey(context)
             let body = try await Self.body(ReaderFailureReport.self, request, context)
             return JSONResponse(

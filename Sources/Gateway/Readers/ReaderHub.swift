@@ -49,6 +49,10 @@ public actor ReaderHub: Service {
     static let retainedEvents = 200
     private let clock: @Sendable () -> Date
     private var readers: [Key: Reader] = [:]
+    /// Recent commands by id (the last ``retainedCommands``), for the point of sale's screens.
+    private var recent: [String: (merchantId: String, command: ReaderCommand)] = [:]
+    private var recentOrder: [String] = []
+    static let retainedCommands = 1_000
     /// Voids a payment whose PIN will not come (the reader disconnected or the cardholder canceled PIN entry).
     private var voidAwaitingPIN: (@Sendable (_ paymentId: String, _ key: Key) async -> Void)?
 
@@ -83,6 +87,7 @@ public actor ReaderHub: Service {
         let command = ReaderCommand(
             id: EntityID.make("rcmd"), readerId: readerId, request: request, createdAt: clock())
         reader.command = command
+        remember(command, merchantId: merchantId)
         reader.submitted = false
         reader.paymentAwaitingPIN = nil
         reader.cancelRequested = false
@@ -119,6 +124,21 @@ public actor ReaderHub: Service {
             waiter.continuation.resume(returning: ReaderInstruction(cancel: command.id))
         }
         return command
+    }
+
+    /// A recent command of the merchant, as it is now.
+    func command(_ id: String, merchantId: String) -> ReaderCommand? {
+        guard let entry = recent[id], entry.merchantId == merchantId else { return nil }
+        return Self.public(entry.command)
+    }
+
+    private func remember(_ command: ReaderCommand, merchantId: String) {
+        if recent.updateValue((merchantId, command), forKey: command.id) == nil {
+            recentOrder.append(command.id)
+            if recentOrder.count > Self.retainedCommands {
+                recent[recentOrder.removeFirst()] = nil
+            }
+        }
     }
 
     /// Each known reader's state, by reader id.
@@ -202,6 +222,7 @@ public actor ReaderHub: Service {
         guard var command = readers[key]?.runningCommand, command.status == .pending else { return nil }
         command.status = .inProgress
         readers[key]?.command = command
+        remember(command, merchantId: key.merchantId)
         emit(key, .commandStarted)
         return ReaderInstruction(command: command)
     }
@@ -242,6 +263,7 @@ public actor ReaderHub: Service {
         guard var command = readers[key]?.runningCommand, command.id == commandId else { return nil }
         command.result = ReaderCommandResult(payment: payment)
         readers[key]?.command = command
+        remember(command, merchantId: key.merchantId)
         readers[key]?.paymentAwaitingPIN = payment.id
         return command
     }
@@ -332,6 +354,7 @@ public actor ReaderHub: Service {
         command.status = status
         command.result = result
         readers[key]?.command = command
+        remember(command, merchantId: key.merchantId)
         readers[key]?.paymentAwaitingPIN = nil
         emit(key, .commandEnded)
         return Self.public(command)
@@ -374,7 +397,7 @@ public actor ReaderHub: Service {
     // MARK: - Validation
 
     static func validate(_ request: CreateReaderCommandRequest) throws(GatewayAPIError) {
-        guard Currency(alphabeticCode: request.currency) != nil else {
+        guard Currency(alphabeticCode: request.currency)?.alphabeticCode == request.currency else {
             throw GatewayAPIError(code: .invalidRequest, message: "currency is not an ISO 4217 alphabetic code")
         }
         switch request.type {
