@@ -27,22 +27,14 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from axe_selenium_python import Axe
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+from browserlib import DESKTOP, Failure, Scanner, Tap, browser, check, fill, sign_in, submit
 
 PASSWORD = "correct-horse-battery-staple"
 STAFF_PASSWORD = "staff-password-for-tests"
-DESKTOP = (1280, 900)
 # The server's console idle timeout (tap serve --console-idle-timeout): short, so that the story sees a session end.
 IDLE_TIMEOUT_SECONDS = 45
-PHONE = (390, 844)
-
-
-class Failure(Exception):
-    pass
 
 
 class Receiver(http.server.BaseHTTPRequestHandler):
@@ -70,48 +62,25 @@ def verify_signature(header, body, secret, tolerance=300):
     return hmac.compare_digest(expected, parts["v1"])
 
 
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
 class Console:
     def __init__(self, args):
         self.args = args
-        self.base = f"http://127.0.0.1:{args.port}"
-        self.store = ["--data-dir", args.data_dir] + (["--database", args.database] if args.database else [])
-        self.pages = 0
-        self.server = None
+        self.gateway = Tap(args.tap, args.data_dir, args.database, args.port)
+        self.scanner = Scanner(args.screenshots, args.label)
+        self.base = self.gateway.base
+        self.store = self.gateway.store
         self.secrets = []
-        os.makedirs(args.screenshots, exist_ok=True)
 
     # --- the gateway -----------------------------------------------------------------------------------------------
 
     def tap(self, *arguments):
-        result = subprocess.run([self.args.tap, *arguments], capture_output=True, text=True, timeout=120)
-        if result.returncode != 0:
-            raise Failure(f"tap {' '.join(arguments[:3])} failed: {result.stderr.strip()[-400:]}")
-        return result.stdout
+        return self.gateway.run(*arguments)
 
     def start(self):
-        self.log = open(os.path.join(self.args.data_dir, "serve.log"), "w")
-        self.server = subprocess.Popen(
-            [self.args.tap, "serve", "--port", str(self.args.port), "--allow-local-webhooks",
-             "--console-idle-timeout", str(IDLE_TIMEOUT_SECONDS / 60), *self.store],
-            stdout=self.log, stderr=self.log)
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(self.base + "/health", timeout=1).read()
-                return
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.1)
-        raise Failure("tap serve did not answer /health in 30 s")
+        self.gateway.serve("--allow-local-webhooks", "--console-idle-timeout", str(IDLE_TIMEOUT_SECONDS / 60))
 
     def stop(self):
-        if self.server:
-            self.server.terminate()
-            self.server.wait(timeout=30)
-            self.log.close()
+        self.gateway.stop()
 
     def api(self, method, path, token, body=None, idempotency=None):
         request = urllib.request.Request(self.base + path, method=method)
@@ -127,58 +96,22 @@ class Console:
 
     # --- the browser -----------------------------------------------------------------------------------------------
 
-    def browser(self):
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--force-device-scale-factor=1"):
-            options.add_argument(flag)
-        return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    @staticmethod
+    def browser():
+        return browser()
 
     def visit(self, driver, path, name):
         driver.get(self.base + path)
         self.scan(driver, name)
 
     def scan(self, driver, name):
-        """axe-core on the page as it is, then screenshots at desktop and phone width."""
-        axe = Axe(driver)
-        axe.inject()
-        results = axe.run()
-        serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
-        if serious:
-            detail = "; ".join(f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-                               for v in serious)
-            raise Failure(f"axe on {name}: {detail}")
-        for label, (width, height) in (("desktop", DESKTOP), ("phone", PHONE)):
-            # The whole page: the window as tall as the document at this width.
-            driver.set_window_size(width, height)
-            full = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(width, max(height, min(full + 120, 6000)))
-            driver.execute_script("window.scrollTo(0, 0)")
-            driver.save_screenshot(os.path.join(self.args.screenshots, f"{self.args.label}-{name}-{label}.png"))
-        driver.set_window_size(*DESKTOP)
-        self.pages += 1
+        self.scanner.scan(driver, name)
 
-    @staticmethod
-    def fill(driver, fields):
-        for name, value in fields.items():
-            element = driver.find_element(By.NAME, name)
-            element.clear()
-            element.send_keys(value)
-
-    @staticmethod
-    def submit(driver, button_text, accept_confirm=False):
-        button = driver.find_element(By.XPATH, f"//button[normalize-space()='{button_text}']")
-        old = driver.find_element(By.TAG_NAME, "html")
-        button.click()
-        if accept_confirm:
-            WebDriverWait(driver, 5).until(lambda d: d.switch_to.alert).accept()
-        WebDriverWait(driver, 10).until(lambda d: old != d.find_element(By.TAG_NAME, "html"))
+    fill = staticmethod(fill)
+    submit = staticmethod(submit)
 
     def sign_in(self, driver, email, password):
-        driver.get(self.base + "/console/sign-in")
-        self.fill(driver, {"email": email, "password": password})
-        self.submit(driver, "Sign in")
+        sign_in(driver, self.base, email, password)
 
     # --- the story -------------------------------------------------------------------------------------------------
 
@@ -379,8 +312,7 @@ class Console:
             check(not verify_signature(header, body + b" ", secret), "a changed body still verifies")
 
     def check_log(self, key):
-        with open(os.path.join(self.args.data_dir, "serve.log")) as f:
-            log = f.read()
+        log = self.gateway.server_log()
         for secret, name in ((PASSWORD, "a password"), (STAFF_PASSWORD, "a password"), (key, "the API key"),
                              ("4761739001010119", "a full PAN"), *((s, "an API key") for s in self.secrets)):
             check(secret not in log, f"the server's log holds {name}")
@@ -397,7 +329,7 @@ def main():
     args = parser.parse_args()
     console = Console(args)
     console.run()
-    print(f"console in Chromium ({args.label}): {console.pages} pages scanned by axe-core with no serious or "
+    print(f"console in Chromium ({args.label}): {console.scanner.pages} pages scanned by axe-core with no serious or "
           f"critical violation, screenshots in {args.screenshots}")
 
 

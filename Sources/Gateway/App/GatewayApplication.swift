@@ -104,7 +104,13 @@ public struct GatewayApplication: Sendable {
             }
         }
         services.append(readers)
+        let tokens = await ReaderTokenAuthority(keys: keys, revocations: revocations, clock: clock)
+        var virtualReaders: VirtualReaders?
+        if let launcher = configuration.virtualReaderLauncher {
+            virtualReaders = VirtualReaders(launch: launcher, tokens: tokens)
+        }
         let router = try await buildRouter(
+            tokens: tokens,
             database: database, keys: keys, payments: payments, metrics: metrics, readers: readers, logger: logger,
             policy: ReaderConfigurationPolicy(caPublicKeys: configuration.caPublicKeys), clock: clock,
             applePay: applePay, idempotencyKeys: idempotencyKeys, revocations: revocations,
@@ -116,7 +122,7 @@ public struct GatewayApplication: Sendable {
                         idleTimeout: configuration.consoleIdleTimeout),
                     payments: payments, merchants: MerchantRepository(database: database), database: database,
                     webhooks: outbox, clock: clock,
-                    secureCookies: configuration.secureCookies)
+                    secureCookies: configuration.secureCookies, readers: readers, virtualReaders: virtualReaders)
             })
         var application = Application(
             router: router,
@@ -136,7 +142,8 @@ public struct GatewayApplication: Sendable {
 
     /// The API's routes: `/health` and `/metrics` open, every `/v1` route behind the ``Authenticator``.
     static func buildRouter(
-        database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService, metrics: GatewayMetrics,
+        tokens: ReaderTokenAuthority, database: any SQLDatabase, keys: GatewayKeys, payments: PaymentService,
+        metrics: GatewayMetrics,
         readers: ReaderHub, logger: Logger, policy: ReaderConfigurationPolicy, clock: @escaping @Sendable () -> Date,
         applePay: ApplePayAcceptance,
         idempotencyKeys: IdempotencyStore, revocations: TokenRevocations, maxRequestBodySize: Int,
@@ -150,7 +157,6 @@ public struct GatewayApplication: Sendable {
         router.add(middleware: allowedMethods)
         router.get("health") { _, _ in "ok" }
         router.get("metrics") { _, _ in metrics.exposition() }
-        let tokens = await ReaderTokenAuthority(keys: keys, revocations: revocations, clock: clock)
         let merchants = MerchantRepository(database: database)
         let api = router.group().add(
             middleware: Authenticator(apiKeys: APIKeyRepository(database: database), tokens: tokens, clock: clock))

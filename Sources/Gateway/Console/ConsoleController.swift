@@ -24,6 +24,10 @@ public struct ConsoleController: Sendable {
     let webhooks: WebhookOutbox
     let applePayIdentities: ApplePayIdentityRepository
     let termsVersion = ConsoleTerms.current
+    /// The server-driven readers the point of sale drives.
+    let readers: ReaderHub?
+    /// In-process loopback readers (`tap serve --virtual-reader`), when on.
+    let virtualReaders: VirtualReaders?
 
     static let sessionCookie = sessionCookieName
     /// The session cookie's name (benchmarks sign in with it).
@@ -32,8 +36,11 @@ public struct ConsoleController: Sendable {
 
     init(
         accounts: ConsoleAccounts, payments: PaymentService, merchants: MerchantRepository, database: any SQLDatabase,
-        webhooks: WebhookOutbox, clock: @escaping @Sendable () -> Date, secureCookies: Bool
+        webhooks: WebhookOutbox, clock: @escaping @Sendable () -> Date, secureCookies: Bool,
+        readers: ReaderHub? = nil, virtualReaders: VirtualReaders? = nil
     ) throws {
+        self.readers = readers
+        self.virtualReaders = virtualReaders
         self.webhooks = webhooks
         self.applePayIdentities = ApplePayIdentityRepository(database: database, keys: webhooks.keys)
         self.accounts = accounts
@@ -47,13 +54,17 @@ public struct ConsoleController: Sendable {
 
     /// Adds the console's routes to `router` (outside the API's authenticated group).
     public func addRoutes(to router: some RouterMethods<GatewayRequestContext>) {
+        addPointOfSaleRoutes(to: router)
         router.get("console/assets/:name") { _, context in
             guard let response = ConsolePages.asset(try context.parameters.require("name")) else {
                 throw HTTPError(.notFound)
             }
             return response
         }
-        router.get("console/sign-in") { request, _ in signInPage(ConsoleRequest(request: request)) }
+        router.get("console/sign-in") { request, _ in
+            let console = ConsoleRequest(request: request)
+            return signInPage(console, next: Self.signInTarget(console.query("next")))
+        }
         router.post("console/sign-in") { request, context in
             try await AuditLog.$clientAddress.withValue(context.remoteAddress) { try await signIn(request, context) }
         }
@@ -203,8 +214,8 @@ public struct ConsoleController: Sendable {
 
     /// Runs `body` for a signed-in request; a GET without a session goes to the sign-in page, a POST (with `form`)
     /// must carry the session's CSRF token and come from this origin.
-    private func withSession(
-        _ request: Request, _ context: GatewayRequestContext, form: Bool = false,
+    func withSession(
+        _ request: Request, _ context: GatewayRequestContext, form: Bool = false, signIn next: String? = nil,
         _ body: (ConsoleSession, String, [String: String]) async throws -> Response
     ) async throws -> Response {
         let console = ConsoleRequest(request: request)
@@ -212,7 +223,8 @@ public struct ConsoleController: Sendable {
             let session = try await accounts.session(token: token, now: clock())
         else {
             if form { return refused("Your session has ended. Sign in again.") }
-            return ConsolePages.redirect("/console/sign-in", cookies: [expiredCookie(Self.sessionCookie)])
+            return ConsolePages.redirect(
+                "/console/sign-in" + (next.map { "?next=\($0)" } ?? ""), cookies: [expiredCookie(Self.sessionCookie)])
         }
         var fields: [String: String] = [:]
         if form {
@@ -240,7 +252,7 @@ public struct ConsoleController: Sendable {
     }
 
     private func cookie(_ name: String, _ value: String, maxAge: Int? = nil) -> String {
-        "\(name)=\(value); Path=/console; HttpOnly; SameSite=Strict" + (secureCookies ? "; Secure" : "")
+        "\(name)=\(value); Path=/; HttpOnly; SameSite=Strict" + (secureCookies ? "; Secure" : "")
             + (maxAge.map { "; Max-Age=\($0)" } ?? "")
     }
 
@@ -278,12 +290,15 @@ public struct ConsoleController: Sendable {
 
     // MARK: - Signing in
 
+    /// Where a sign-in goes: the point of sale when it asked, else the console.
+    static func signInTarget(_ next: String?) -> String { next == "/pos" ? "/pos" : "/console" }
+
     private func signInPage(
-        _ request: ConsoleRequest, email: String = "", problem: String? = nil,
+        _ request: ConsoleRequest, email: String = "", problem: String? = nil, next: String = "/console",
         status: HTTPResponse.Status = .ok
     ) -> Response {
         let (token, cookie) = formToken(request)
-        var context: [String: Any] = ["csrf": token, "email": email]
+        var context: [String: Any] = ["csrf": token, "email": email, "next": next]
         if let problem { context["problem"] = problem }
         return pages.page("sign-in", context, status: status, cookies: cookie.map { [$0] } ?? [])
     }
@@ -292,9 +307,12 @@ public struct ConsoleController: Sendable {
         let console = ConsoleRequest(request: request)
         let fields = try await console.form(context: context)
         guard checkFormToken(console, fields) else {
-            return signInPage(console, problem: "The form expired. Please try again.", status: .forbidden)
+            return signInPage(
+                console, problem: "The form expired. Please try again.", next: Self.signInTarget(fields["next"]),
+                status: .forbidden)
         }
         let email = fields["email"] ?? ""
+        let next = Self.signInTarget(fields["next"])
         let address = context.remoteAddress ?? "unknown"
         switch try await accounts.signIn(
             email: email, password: fields["password"] ?? "", address: address, now: clock())
@@ -305,17 +323,18 @@ public struct ConsoleController: Sendable {
                 for: user, address: address, userAgent: userAgent, now: clock())
             context.logger.info("console sign-in", metadata: ["user": "\(user.id)", "merchant": "\(user.merchantId)"])
             return ConsolePages.redirect(
-                "/console", cookies: [cookie(Self.sessionCookie, token), expiredCookie(Self.formCookie)])
+                next, cookies: [cookie(Self.sessionCookie, token), expiredCookie(Self.formCookie)])
         case .failure(.invalidCredentials):
             context.logger.notice("console sign-in refused", metadata: ["address": "\(address)"])
-            return signInPage(console, email: email, problem: "The email or password is wrong.", status: .unauthorized)
+            return signInPage(
+                console, email: email, problem: "The email or password is wrong.", next: next, status: .unauthorized)
         case .failure(.throttled(let until)):
             context.logger.warning("console sign-in throttled", metadata: ["address": "\(address)"])
             let minutes = max(1, Int(until.timeIntervalSince(clock()) / 60 + 0.99))
             return signInPage(
                 console, email: email,
                 problem: "Too many failed attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
-                status: .tooManyRequests)
+                next: next, status: .tooManyRequests)
         }
     }
 

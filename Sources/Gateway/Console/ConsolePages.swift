@@ -4,7 +4,7 @@ import Hummingbird
 import Mustache
 import NIOCore
 
-/// The console's templates and assets, compiled into the binary (SwiftPM `embedInCode`), and the HTTP answers built
+/// The console's and the point of sale's templates and assets, compiled into the binary (SwiftPM `embedInCode`), and the HTTP answers built
 /// from them: every page with a strict Content-Security-Policy (no inline script or style, nothing from elsewhere),
 /// no caching, no framing.
 struct ConsolePages: Sendable {
@@ -20,13 +20,21 @@ struct ConsolePages: Sendable {
             ("team", PackageResources.team_mustache), ("developers", PackageResources.developers_mustache),
             ("webhook", PackageResources.webhook_mustache), ("audit", PackageResources.audit_mustache),
             ("apple-pay", PackageResources.apple_pay_mustache),
+            // The point of sale's (PointOfSale/Templates).
+            ("pos-layout", PackageResources.pos_layout_mustache), ("pos-home", PackageResources.pos_home_mustache),
+            ("pos-command", PackageResources.pos_command_mustache),
+            ("pos-receipt", PackageResources.pos_receipt_mustache),
+            ("pos-message", PackageResources.pos_message_mustache),
+            ("pos-settings", PackageResources.pos_settings_mustache),
+            ("pos-help", PackageResources.pos_help_mustache),
         ]
         for (name, bytes) in templates { try library.register(String(decoding: bytes, as: UTF8.self), named: name) }
         self.library = library
     }
 
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        + "form-action 'self'; "
         + "frame-ancestors 'none'; base-uri 'none'"
 
     /// The page `template` rendered with `context`.
@@ -54,6 +62,8 @@ struct ConsolePages: Sendable {
         switch name {
         case "console.css": (bytes, type) = (PackageResources.console_css, "text/css; charset=utf-8")
         case "console.js": (bytes, type) = (PackageResources.console_js, "text/javascript; charset=utf-8")
+        case "pos.css": (bytes, type) = (PackageResources.pos_css, "text/css; charset=utf-8")
+        case "pos.js": (bytes, type) = (PackageResources.pos_js, "text/javascript; charset=utf-8")
         default: return nil
         }
         var headers = securityHeaders

@@ -25,13 +25,15 @@ struct ReaderController: Sendable {
     func addRoutes(to router: some RouterMethods<GatewayRequestContext>) {
         router.get("v1/readers") { _, context in
             let caller = try context.requireCaller(.apiKey)
-            return JSONResponse(try await readers(merchantId: caller.merchantId))
+            return JSONResponse(try await Self.readers(hub: hub, database: database, merchantId: caller.merchantId))
         }
         router.post("v1/readers/:readerId/commands") { request, context in
             let caller = try context.requireCaller(.apiKey)
             let body = try await Self.body(CreateReaderCommandRequest.self, request, context)
             return JSONResponse(
-                try await send(body, to: try context.pathParameter("readerId"), merchantId: caller.merchantId),
+                try await Self.send(
+                    body, to: try context.pathParameter("readerId"), merchantId: caller.merchantId, hub: hub,
+                    database: database, logger: logger),
                 status: .created)
         }
         router.post("v1/readers/:readerId/cancel") { _, context in
@@ -41,8 +43,9 @@ struct ReaderController: Sendable {
         }
         router.get("v1/readers/:readerId/events") { request, context in
             let caller = try context.requireCaller(.apiKey)
-            return try await events(
-                merchantId: caller.merchantId, readerId: try context.pathParameter("readerId"), request: request)
+            return try await Self.events(
+                hub: hub, merchantId: caller.merchantId, readerId: try context.pathParameter("readerId"),
+                request: request)
         }
 
         router.get("v1/reader/commands/next") { request, context in
@@ -90,7 +93,7 @@ struct ReaderController: Sendable {
     // MARK: - The merchant's side
 
     /// The merchant's prepared devices, each with its connection and command.
-    func readers(merchantId: String) async throws -> ReaderList {
+    static func readers(hub: ReaderHub, database: any SQLDatabase, merchantId: String) async throws -> ReaderList {
         let rows = try await database.query(
             """
             SELECT d.id, d.provisioned_at, u.last_used_at FROM merchant_devices d
@@ -111,14 +114,15 @@ struct ReaderController: Sendable {
     }
 
     /// Sends a command to one of the merchant's prepared devices.
-    func send(_ request: CreateReaderCommandRequest, to readerId: String, merchantId: String) async throws
-        -> ReaderCommand
-    {
+    static func send(
+        _ request: CreateReaderCommandRequest, to readerId: String, merchantId: String, hub: ReaderHub,
+        database: any SQLDatabase, logger: Logger?
+    ) async throws -> ReaderCommand {
         let known = try await database.query(
             "SELECT 1 FROM merchant_devices WHERE merchant_id = $1 AND id = $2", [.text(merchantId), .text(readerId)])
         guard !known.isEmpty else { throw GatewayAPIError(code: .notFound, message: "no reader \(readerId)") }
         let command = try await hub.send(request, to: readerId, merchantId: merchantId)
-        logger.info(
+        logger?.info(
             "reader command sent",
             metadata: ["merchant": "\(merchantId)", "reader": "\(readerId)", "command": "\(command.id)"])
         return command
@@ -126,7 +130,9 @@ struct ReaderController: Sendable {
 
     /// The reader's events as Server-Sent Events: those after `Last-Event-ID` (or `?after=`) that are kept, then
     /// each as it happens; a comment every 15 s keeps proxies from closing the stream.
-    func events(merchantId: String, readerId: String, request: Request) async throws -> Response {
+    static func events(hub: ReaderHub, merchantId: String, readerId: String, request: Request) async throws
+        -> Response
+    {
         let after = (request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters.get("after"))
             .flatMap { Int($0) }
         let events = await hub.subscribe(merchantId: merchantId, readerId: readerId, after: after)

@@ -204,6 +204,8 @@ struct LoopbackCard: Sendable {
             // The Visa test card as a phone wallet holds it: the holder verified on the phone before each tap.
             var profile = try CardProfile.visaTest
             profile.pan = try Self.testCard(.approve, .visa).pan
+            // The same account as `visa`: its own ATC range, so the issuer does not take one tap for the other's.
+            profile.startingATC = 0x8000
             let card = try profile.certified().personalize()
             let channel = LoopbackChannel(applet: WalletApplet(card: card, cardholderVerifiedOnPhone: true))
             enter = { await interface.tap(channel) }

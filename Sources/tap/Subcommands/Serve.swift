@@ -62,6 +62,11 @@ extension Tap {
         var secureCookies = false
         @Flag(help: "Let webhook endpoints be on this machine or a private network (local development and tests).")
         var allowLocalWebhooks = false
+        @Flag(
+            help: ArgumentHelp(
+                "Let the point of sale start a virtual reader: a reader in this process with test cards, whose "
+                    + "tap screen picks the card the customer taps (demos need nothing but this and a browser)."))
+        var virtualReader = false
         @Option(
             name: .customLong("reader-timeout"),
             help: ArgumentHelp(
@@ -131,7 +136,18 @@ extension Tap {
             }
             let host = self.host
             let port = self.port
+            let listening = ListeningAddress()
+            if virtualReader {
+                let logger = logger
+                configuration.virtualReaderLauncher = { readerId, _, token, cards in
+                    try await VirtualReader.start(
+                        readerId: readerId, baseURL: await listening.baseURL(), token: token, cards: cards,
+                        logger: logger)
+                }
+            }
             let gateway = try await GatewayApplication.build(configuration: configuration, logger: logger) { channel in
+                let address = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(channel.localAddress?.port ?? port)"
+                await listening.set(address)
                 // Scripts wait for this line (with --port 0 it says which port was taken).
                 let line = "tap serve: listening on http://\(host):\(channel.localAddress?.port ?? port)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))

@@ -54,7 +54,7 @@ struct ConsoleTests {
             #expect(signedIn.location == "/console")
             let cookie = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("console_session=") })
             #expect(
-                cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/console"))
+                cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/;"))
             for path in ["/console", "/console/payments", "/console/tap-to-pay", "/console/team"] {
                 let page = try await browser.get(path)
                 #expect(page.status == .ok, "\(path): \(page.status)")

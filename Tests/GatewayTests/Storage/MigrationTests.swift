@@ -9,7 +9,7 @@ struct MigrationTests {
     @Test("each schema's migrations run once; a second run applies nothing", arguments: TestDatabases.kinds)
     func idempotent(_ kind: TestDatabases.Kind) async throws {
         try await TestDatabases.with(kind, migrating: []) { database in
-            #expect(try await GatewaySchema.migrator.migrate(database) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+            #expect(try await GatewaySchema.migrator.migrate(database) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
             #expect(try await IssuerSchema.migrator.migrate(database) == [1, 2, 3, 4, 5, 6])
             #expect(try await GatewaySchema.migrator.migrate(database) == [])
             #expect(try await IssuerSchema.migrator.migrate(database) == [])
@@ -19,7 +19,7 @@ struct MigrationTests {
                 try rows.map { "\(try $0.text("schema")) \(try $0.integer("version"))" }
                     == [
                         "gateway 1", "gateway 2", "gateway 3", "gateway 4", "gateway 5", "gateway 6", "gateway 7",
-                        "gateway 8", "gateway 9",
+                        "gateway 8", "gateway 9", "gateway 10",
                         "issuer 1", "issuer 2", "issuer 3", "issuer 4", "issuer 5", "issuer 6",
                     ])
         }
@@ -34,7 +34,7 @@ struct MigrationTests {
                 for _ in 0..<4 { group.addTask { try await GatewaySchema.migrator.migrate(database) } }
                 return try await group.reduce(into: []) { $0 += $1 }
             }
-            #expect(applied.sorted() == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+            #expect(applied.sorted() == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         }
     }
 
@@ -93,7 +93,7 @@ struct MigrationTests {
                 "INSERT INTO device_merchant_uses (device_id, merchant_id, last_used_at) VALUES ('phone-used', 'mer_b', 0)"
             )
 
-            #expect(try await GatewaySchema.migrator.migrate(database) == [5, 6, 7, 8, 9])
+            #expect(try await GatewaySchema.migrator.migrate(database) == [5, 6, 7, 8, 9, 10])
             let rows = try await database.query(
                 "SELECT merchant_id, id, terminal_id, next_stan, pin_key, pin_key_id FROM merchant_devices ORDER BY id")
             #expect(

@@ -224,6 +224,18 @@ public enum GatewaySchema {
                 "CREATE INDEX payments_by_device ON payments (merchant_id, device_id, created_at)",
             ]
         },
+        // A receipt link's token is a capability to read one masked receipt, like a PSP's receipt URL: stored as it is.
+        Migration(version: 10, name: "point of sale: receipt links, the alternatives offered when a tap fails") {
+            _ in
+            [
+                "ALTER TABLE merchants ADD COLUMN pos_alternatives TEXT",
+                """
+                CREATE TABLE pos_receipts (
+                    token TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, payment_id TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL)
+                """,
+            ]
+        },
     ]
 
     /// The migrator for these steps.
