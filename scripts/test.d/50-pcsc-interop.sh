@@ -11,6 +11,7 @@
 #   f. Apple VAS: `tap emulate --pass` read by scripts/interop/vas_reader.py (pyscard, `cryptography`, written from
 #      the protocol's description), its cryptogram opened by `tap vas decrypt`; `tap read --pcsc --vas` reads the
 #      pass and pays in one tap
+#   g. `tap reader --pcsc` on the vpcd reader, driven by a live `tap serve`: a payment sent over the API completes
 # Every wait is bounded (timeout); pcscd and the virtual cards are stopped by PID on exit (scripts/test.d/lib).
 set -euo pipefail
 cd "$ROOT"
@@ -207,5 +208,57 @@ if transaction["outcome"] != "onlineRequest" or not transaction["arqcVerified"]:
 message, outcome = entry["message"], transaction["outcome"]
 print(f"tap read --pcsc --vas: pass {message} and {outcome} in one tap")
 ' <<<"$json" || { echo "$json" >&2; fail "tap read --pcsc --vas"; }
+card_stop
+
+# --- g. tap reader --pcsc: the gateway drives a reader on the PC/SC reader -----------------------------------------
+# A live `tap serve`, the account linked by its admin, `tap reader --pcsc` on the vpcd reader with `tap emulate`'s
+# card in the field; a payment sent over the API as a point of sale does completes on the reader.
+serve_dir=$PCSC_DIR/serve
+mkdir -p "$serve_dir"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base=http://127.0.0.1:$port
+merchant=$("$TAP" merchant create --name "Counter Shop" --country DE --currency EUR --json --data-dir "$serve_dir" \
+    | json_field id)
+admin=$("$TAP" merchant user add --merchant "$merchant" --email admin@counter.example --role admin --json \
+    --data-dir "$serve_dir" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d.get("id") or d["user"]["id"])')
+key=$("$TAP" merchant key create --merchant "$merchant" --json --data-dir "$serve_dir" | json_field secret)
+"$TAP" serve --port "$port" --data-dir "$serve_dir" >"$serve_dir/serve.log" 2>&1 &
+serve_pid=$!
+reader_pid=
+stop_serving() { kill "$serve_pid" ${reader_pid:+"$reader_pid"} 2>/dev/null || true; }
+trap 'stop_serving; pcsc_cleanup' EXIT
+for _ in $(seq 100); do curl -sf "$base/health" >/dev/null && break; sleep 0.1; done
+token=$(curl -sf -X POST "$base/v1/reader-tokens" -H "Authorization: Bearer $key" -d "{\"userId\":\"$admin\"}" \
+    | json_field token)
+curl -sf -X POST "$base/v1/account-links" -H "Authorization: Bearer $token" -d '{"deviceId":"counter-1"}' >/dev/null \
+    || fail "the admin could not link the account"
+emulate visa
+"$TAP" reader --gateway "$base" --device-id counter-1 --api-key "$key" --user "$admin" --pcsc "$READER" \
+    --pin-pad test >"$serve_dir/reader.log" 2>&1 &
+reader_pid=$!
+online=
+for _ in $(seq 200); do
+    if curl -sf "$base/v1/readers" -H "Authorization: Bearer $key" | grep -q '"id":"counter-1"[^}]*"online":true'; then
+        online=yes; break
+    fi
+    sleep 0.1
+done
+[ -n "$online" ] || { cat "$serve_dir/reader.log" >&2; fail "tap reader --pcsc did not come online"; }
+command=$(curl -sf -X POST "$base/v1/readers/counter-1/commands" -H "Authorization: Bearer $key" \
+    -d '{"type":"payment","amount":1234,"currency":"EUR"}' | json_field id) || fail "the reader took no command"
+# The stream replays the reader's events from the first; grep stops at the end (curl then ends on its closed pipe).
+ended=$( (timeout 30 curl -sN "$base/v1/readers/counter-1/events?after=0" -H "Authorization: Bearer $key" || true) \
+    | grep -m1 '^data: .*"type":"commandEnded"') || { cat "$serve_dir/reader.log" >&2; fail "command $command did not end"; }
+"$PY" -c '
+import json, sys
+event = json.loads(sys.argv[1][len("data: "):])
+command = event["command"]
+payment = (command.get("result") or {}).get("payment") or {}
+if command["status"] != "completed" or payment.get("status") != "succeeded":
+    sys.exit(f"the PC/SC reader ended with {command}")
+identifier, amount, status = payment["id"], payment["amount"], payment["status"]
+print(f"tap reader --pcsc: payment {identifier} of {amount} cents {status} from the vpcd reader")
+' "$ended" || fail "tap reader --pcsc"
+stop_serving
 card_stop
 echo "pcsc interop: ok"
