@@ -18,7 +18,10 @@ extension Tap {
         static let configuration = CommandConfiguration(
             commandName: "bench",
             abstract: "Measure throughput against a baseline taken in the same run.",
-            subcommands: [TDES.self, PCSCPurchases.self, GatewayLoad.self, TapToPayPurchases.self, ConsolePages.self]
+            subcommands: [
+                TDES.self, PCSCPurchases.self, GatewayLoad.self, TapToPayPurchases.self, ConsolePages.self,
+                PointOfSaleCheckouts.self,
+            ]
         )
     }
 }
