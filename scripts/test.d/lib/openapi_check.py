@@ -98,8 +98,9 @@ class Spec:
 
 
 def is_console(path):
-    """The merchant console's pages (HTML for browsers, Sources/Gateway/Console): not the API this file describes."""
-    return path == "/console" or path.startswith("/console/")
+    """The merchant console's and the point of sale's pages (HTML for browsers, Sources/Gateway/Console and
+    PointOfSale): not the API this file describes."""
+    return any(path == root or path.startswith(root + "/") for root in ("/console", "/pos"))
 
 
 def router_routes(sources):
