@@ -205,7 +205,7 @@ let package = Package(
         // The reader the gateway drives (`tap reader`): TapToPay taking its commands from the gateway's reader hub.
         .target(
             name: "ServerDrivenReader",
-            dependencies: ["TapToPay", "GatewayAPI", "EMV"],
+            dependencies: ["TapToPay", "GatewayAPI", "EMV", "ValueAddedServices"],
             swiftSettings: strictness
         ),
         // The ECPSdk-shaped terminal facade over TapToPay: reader types, discovery, connect, sales, the merchant's

@@ -2,6 +2,7 @@ public import Foundation
 public import GatewayAPI
 public import TapToPay
 import EMV
+public import ValueAddedServices
 
 /// A reader the gateway drives (`tap reader`): the TapToPay SDK on a contactless interface, prepared for a merchant,
 /// taking its commands from the gateway instead of from an app on the same device.
@@ -41,6 +42,7 @@ public actor ServerDrivenReader {
     private let token: @Sendable () async throws -> PaymentCardReader.Token
     private let observe: @Sendable (Activity) -> Void
     private let pollWait: Int
+    private let loyaltyKeys: VASDecryptor?
     private var session: PaymentCardReaderSession?
     private var bearer = ""
     private var running: (id: String, task: Task<Void, Never>)?
@@ -49,16 +51,18 @@ public actor ServerDrivenReader {
     /// A reader on `reader` (the SDK with its contactless interface and PIN pad) talking to the gateway over
     /// `transport`; `token` gives a reader token of the merchant (asked again when a new prepare needs one);
     /// `observe` hears what it does. Its polls wait up to `pollWait` seconds for work (the gateway caps the wait at
-    /// half its reader timeout).
+    /// half its reader timeout). With `loyaltyKeys` (the merchant's VAS keys, on its own counter) the reader opens the
+    /// loyalty passes it reads and reports their member ids; without, only whether a pass answered.
     public init(
         reader: PaymentCardReader, transport: any GatewayTransport,
         token: @escaping @Sendable () async throws -> PaymentCardReader.Token, pollWait: Int = 20,
-        observe: @escaping @Sendable (Activity) -> Void = { _ in }
+        loyaltyKeys: VASDecryptor? = nil, observe: @escaping @Sendable (Activity) -> Void = { _ in }
     ) {
         self.reader = reader
         self.transport = transport
         self.token = token
         self.pollWait = pollWait
+        self.loyaltyKeys = loyaltyKeys
         self.observe = observe
     }
 
@@ -133,7 +137,8 @@ public actor ServerDrivenReader {
         if let command = instruction.command, running == nil, let session {
             observe(.started(command))
             let execution = CommandExecution(
-                command: command, session: session, reader: reader, transport: transport, bearer: bearer)
+                command: command, session: session, reader: reader, transport: transport, bearer: bearer,
+                loyaltyKeys: loyaltyKeys)
             let task = Task {
                 let ended = await execution.run()
                 self.finished(command.id, ended)
@@ -159,6 +164,7 @@ struct CommandExecution: Sendable {
     let reader: PaymentCardReader
     let transport: any GatewayTransport
     let bearer: String
+    let loyaltyKeys: VASDecryptor?
 
     /// How many times a cardholder may enter the PIN again after the issuer said it was wrong.
     static let pinAttempts = 3
@@ -174,8 +180,14 @@ struct CommandExecution: Sendable {
         }
         defer { forwarding.cancel() }
         let read: PaymentCardReadResult
+        var loyalty: ReaderLoyaltyResult?
         do {
-            read = try await self.read()
+            if command.type == .loyalty {
+                let passes = try await session.readVAS(vasRequest())
+                await forwarder.drain(expecting: .readCompleted)
+                return try? await post("loyalty", loyaltyResult(passes))
+            }
+            (read, loyalty) = try await self.read()
         } catch let error as PaymentCardReaderSession.ReadError {
             await forwarder.drain(expecting: .readNotCompleted)
             return await fail(error.errorName, error.errorDescription)
@@ -185,7 +197,8 @@ struct CommandExecution: Sendable {
         }
         await forwarder.drain(expecting: .readCompleted)
         do {
-            var answer = try await post("read", ReaderReadSubmission(cardData: try read.sealedCardData()))
+            var answer = try await post(
+                "read", ReaderReadSubmission(cardData: try read.sealedCardData(), loyalty: loyalty))
             var attempts = 0
             while answer.status == .inProgress, let request = answer.result?.payment?.pinRequest {
                 attempts += 1
@@ -217,24 +230,54 @@ struct CommandExecution: Sendable {
         }
     }
 
-    private func read() async throws -> PaymentCardReadResult {
+    /// The card's read, and the loyalty pass read in the same tap when a payment asks for one.
+    private func read() async throws -> (PaymentCardReadResult, ReaderLoyaltyResult?) {
         guard let currency = Currency(alphabeticCode: command.currency) else {
             throw PaymentCardReaderSession.ReadError.invalidCurrencyCode
         }
         switch command.type {
-        case .payment, .refund:
+        case .payment, .refund, .loyalty:
             let amount = Amount(minorUnits: command.amount ?? 0, currency: currency)
-            return try await session.readPaymentCard(
-                PaymentCardTransactionRequest(
-                    amount: amount.decimalValue, currencyCode: command.currency,
-                    for: command.type == .refund ? .refund : .purchase))
+            let request = PaymentCardTransactionRequest(
+                amount: amount.decimalValue, currencyCode: command.currency,
+                for: command.type == .refund ? .refund : .purchase)
+            guard command.type == .payment, command.loyaltyPasses != nil else {
+                return (try await session.readPaymentCard(request), nil)
+            }
+            let (payment, passes) = try await session.readPaymentCard(
+                request, vasRequest: try vasRequest(), stopOnVASResult: false)
+            guard let payment else { throw PaymentCardReaderSession.ReadError.cardReadFailed }
+            return (payment, passes.map(loyaltyResult))
         case .verification:
             let reason = command.verificationReason.flatMap {
                 PaymentCardVerificationRequest.Reason(rawValue: $0.rawValue)
             }
-            return try await session.readPaymentCard(
-                PaymentCardVerificationRequest(currencyCode: command.currency, for: reason ?? .other))
+            return (
+                try await session.readPaymentCard(
+                    PaymentCardVerificationRequest(currencyCode: command.currency, for: reason ?? .other)), nil
+            )
         }
+    }
+
+    private func vasRequest() throws -> VASRequest {
+        VASRequest(
+            vasMerchants: (command.loyaltyPasses ?? []).map { VASRequest.Merchant(id: $0) },
+            localizedVASType: "Loyalty")
+    }
+
+    /// The phone's answer for the merchant's passes: the first entry, its member id opened with the merchant's keys
+    /// when the reader holds them.
+    private func loyaltyResult(_ passes: VASReadResult) -> ReaderLoyaltyResult {
+        guard let entry = passes.entries.first else {
+            return ReaderLoyaltyResult(
+                passTypeIdentifier: command.loyaltyPasses?.first ?? "", status: "dataNotFound")
+        }
+        var memberId: String?
+        if entry.status == .success, let data = entry.customerVASData, let keys = loyaltyKeys {
+            memberId = try? keys.decrypt(data, passTypeIdentifier: entry.id, now: Date()).message
+        }
+        return ReaderLoyaltyResult(
+            passTypeIdentifier: entry.id, status: "\(entry.status)", memberId: memberId)
     }
 
     private func fail(_ code: String, _ message: String) async -> ReaderCommand? {

@@ -9,6 +9,7 @@ import SmartCard
 import TapToPay
 import Testing
 import TestMode
+import ValueAddedServices
 
 /// Server-driven readers end to end: the merchant's server sends commands over the live gateway's API, a
 /// ``ServerDrivenReader`` (the TapToPay SDK on the loopback) runs them, and the reader's events come back as
@@ -43,11 +44,36 @@ import TestMode
             let lookUp = try await harness.run(
                 .init(type: .verification, currency: "EUR", verificationReason: .lookUp))
             #expect(lookUp.command.result?.payment?.kind == .verification)
+            #expect(lookUp.command.result?.payment?.status == .succeeded)
             #expect(lookUp.command.result?.payment?.card?.last4 == paid.command.result?.payment?.card?.last4)
 
             let refund = try await harness.run(.init(type: .refund, amount: 500, currency: "EUR"))
             #expect(refund.command.status == .completed)
             #expect(refund.command.result?.refund?.amount == 500)
+        }
+    }
+
+    @Test func loyaltyReadsAloneAndWithAPaymentInOneTap() async throws {
+        let program = try TestLoyaltyProgram()
+        try await ReaderHarness.with(card: .approve, loyalty: program) { harness in
+            let pass = TestLoyaltyProgram.passTypeIdentifier
+            let read = try await harness.run(.init(type: .loyalty, currency: "EUR", loyaltyPasses: [pass]))
+            #expect(read.command.status == .completed)
+            #expect(read.command.result?.loyalty?.status == "success")
+            #expect(read.command.result?.loyalty?.memberId == "member-1001")
+            #expect(read.command.result?.payment == nil)
+
+            let paid = try await harness.run(
+                .init(type: .payment, amount: 450, currency: "EUR", loyaltyPasses: [pass]))
+            #expect(paid.command.result?.payment?.status == .succeeded)
+            #expect(paid.command.result?.loyalty?.memberId == "member-1001")
+
+            // A phone without the shop's pass: the payment goes on, the loyalty result says so.
+            let other = try await harness.run(
+                .init(type: .payment, amount: 300, currency: "EUR", loyaltyPasses: ["pass.dev.contactless.test.tea"]))
+            #expect(other.command.result?.payment?.status == .succeeded)
+            #expect(other.command.result?.loyalty?.status == "dataNotFound")
+            #expect(other.command.result?.loyalty?.memberId == nil)
         }
     }
 
@@ -78,6 +104,12 @@ import TestMode
                 CreateReaderCommandRequest(type: .refund, amount: 100, currency: "EUR", captureMethod: .manual),
                 CreateReaderCommandRequest(
                     type: .payment, amount: 100, currency: "EUR", verificationReason: .lookUp),
+                CreateReaderCommandRequest(type: .loyalty, currency: "EUR"),
+                CreateReaderCommandRequest(type: .loyalty, amount: 100, currency: "EUR", loyaltyPasses: ["p"]),
+                CreateReaderCommandRequest(type: .refund, amount: 100, currency: "EUR", loyaltyPasses: ["p"]),
+                CreateReaderCommandRequest(type: .payment, amount: 100, currency: "EUR", loyaltyPasses: []),
+                CreateReaderCommandRequest(
+                    type: .payment, amount: 100, currency: "EUR", loyaltyPasses: ["a", "b", "c", "d", "e"]),
             ] {
                 let refused = try await harness.api(.post, "/v1/readers/\(harness.readerId)/commands", bad)
                 #expect(refused.status == 400 && refused.problem?.code == "invalidRequest", "\(bad)")
@@ -164,8 +196,9 @@ final class ReaderHarness: @unchecked Sendable {
         _card = card
     }
 
+    /// With `loyalty`, the customer's phone carries its pass beside the card and the reader holds its key.
     static func with(
-        card: TestCard.Behaviour, taps: Bool = true, pinPad: PINPad = .testPIN,
+        card: TestCard.Behaviour, taps: Bool = true, pinPad: PINPad = .testPIN, loyalty: TestLoyaltyProgram? = nil,
         _ body: @Sendable (ReaderHarness) async throws -> Void
     ) async throws {
         try await TestGateway.with { gateway in
@@ -182,15 +215,31 @@ final class ReaderHarness: @unchecked Sendable {
                     clock: gateway.clock.function, timeZone: TimeZone(identifier: "UTC") ?? .current))
             let tapping = Task {
                 guard taps else { return }
+                // One card per behaviour for the test's life: each tap spends its next ATC, as a real card's would.
+                var cards: [TestCard.Behaviour: LoopbackChannel<EmulatedCard>] = [:]
+                var phone: LoopbackChannel<PassAndPaymentApplet<EmulatedCard>>?
                 for await event in sdk.events where event == .readyForTap {
-                    guard let card = TestCards.card(harness.card, .visa) else { continue }
-                    let channel = try? TestCardTapper.card(
-                        pan: card.pan, scheme: .visa, personalisedOn: gateway.clock.now, clock: gateway.clock.function)
-                    if let channel { await interface.tap(channel) }
+                    let behaviour = harness.card
+                    if cards[behaviour] == nil, let card = TestCards.card(behaviour, .visa) {
+                        cards[behaviour] = try? TestCardTapper.card(
+                            pan: card.pan, scheme: .visa, personalisedOn: gateway.clock.now,
+                            clock: gateway.clock.function)
+                    }
+                    guard let channel = cards[behaviour] else { continue }
+                    if let loyalty {
+                        // The phone holds its own copy of the card: made once, so its ATCs move on too.
+                        if phone == nil {
+                            phone = await loyalty.phone(carrying: channel, clock: gateway.clock.function)
+                        }
+                        if let phone { await interface.tap(phone) }
+                    } else {
+                        await interface.tap(channel)
+                    }
                 }
             }
             let agent = ServerDrivenReader(
-                reader: sdk, transport: harness.network, token: { try await gateway.token(merchant) }, pollWait: 1)
+                reader: sdk, transport: harness.network, token: { try await gateway.token(merchant) }, pollWait: 1,
+                loyaltyKeys: loyalty?.decryptor)
             harness.agent = Task { try await agent.run() }
             defer {
                 tapping.cancel()

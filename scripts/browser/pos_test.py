@@ -15,7 +15,8 @@ The story, each part named as README's HIG table cites it:
   busy         two cashiers on one reader: the second is told the reader is busy
   disconnect   a `tap reader` killed mid-payment: the screen says the reader lost its connection
   reads        refund, look up, verify: generic labels, results
-  settings     the admin turns off "Take cash": a failed tap no longer offers it
+  settings     the admin turns off "Take cash" (a failed tap no longer offers it) and sets the loyalty program
+  loyalty      the loyalty button reads the phone's pass; a payment reads pass and card in one tap
   help         the education and support screens
 Screenshots at phone width of every screen in .build/pos-screenshots/. The server's log never holds a PAN.
 
@@ -268,8 +269,22 @@ class PointOfSale:
         cashier.get(self.base + "/pos/settings")
         self.scan(cashier, "settings")
         cashier.find_element(By.NAME, "alt-cash").click()
+        fill(cashier, {"loyaltyPass": "pass.dev.contactless.test.coffee"})
         submit(cashier, "Save")
         check("Saved." in cashier.page_source, "the settings were not saved")
+
+        # loyalty: its own button, then with a payment in one tap.
+        cashier.get(self.base + f"/pos?reader={virtual}")
+        submit(cashier, "Read loyalty card")
+        self.pick(cashier, "Phone with loyalty card")
+        page = self.result(cashier)
+        check("Loyalty card read" in page and "member-1001" in page, "the loyalty card was not read")
+        self.scan(cashier, "loyalty")
+        self.charge(cashier, "6.00", virtual)
+        self.pick(cashier, "Phone with loyalty card")
+        page = self.result(cashier)
+        check("Approved" in page and "Loyalty member member-1001" in page,
+              "the payment with the loyalty card did not show both: " + re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))[-500:])
         self.charge(cashier, "20.00", virtual)
         self.pick(cashier, "Card without funds")
         page = self.result(cashier)

@@ -33,7 +33,12 @@ extension ConsoleController {
         }
         router.post("pos/read") { request, context in
             try await withSession(request, context, form: true) { session, _, form in
-                let type: ReaderCommand.Kind = form["kind"] == "refund" ? .refund : .verification
+                let type: ReaderCommand.Kind =
+                    switch form["kind"] {
+                    case "refund": .refund
+                    case "loyalty": .loyalty
+                    default: .verification
+                    }
                 return try await posSend(session, form: form, type: type)
             }
         }
@@ -145,6 +150,7 @@ extension ConsoleController {
         context["onlineCount"] = list.data.filter(\.online).count
         context["amount"] = query["amount"] ?? ""
         context["submission"] = ConsoleAccounts.randomToken()
+        context["loyaltyPass"] = try await loyaltyPass(merchantId: merchant.id) ?? ""
         context["canStartVirtual"] = virtualReaders != nil && session.user.isAdmin && merchant.isAccountLinked
         context["tips"] = Self.tipChoices.map {
             ["percent": $0, "checked": $0 == 0, "label": $0 == 0 ? "No tip" : "\($0) %"] as [String: Any]
@@ -207,8 +213,18 @@ extension ConsoleController {
             }
             let tip = Int(form["tip"] ?? "0").flatMap { Self.tipChoices.contains($0) ? $0 : nil } ?? 0
             request.amount = type == .payment ? amount + (amount * tip + 50) / 100 : amount
+            if type == .payment, form["loyalty"] == "on", let pass = try await loyaltyPass(merchantId: merchant.id) {
+                request.loyaltyPasses = [pass]
+            }
         case .verification:
             request.verificationReason = form["kind"] == "lookUp" ? .lookUp : .other
+        case .loyalty:
+            guard let pass = try await loyaltyPass(merchantId: merchant.id) else {
+                return try await posHome(
+                    session, problem: "No loyalty program is set up: an admin adds it in Settings.",
+                    status: .badRequest)
+            }
+            request.loyaltyPasses = [pass]
         }
         if type == .refund, !session.user.isAdmin {
             guard let limit = try await refundLimit(merchantId: merchant.id), (request.amount ?? 0) <= limit else {
@@ -298,6 +314,7 @@ extension ConsoleController {
             }
         }
         if let refund = command.result?.refund { context["refundId"] = refund.id }
+        if let loyalty = command.result?.loyalty { context["loyalty"] = PointOfSaleText.loyalty(loyalty) }
         if outcome.kind != "approved" && outcome.kind != "canceled" {
             let offered = try await alternatives(merchantId: merchant.id)
             context["hasAlternatives"] = !offered.isEmpty
@@ -362,6 +379,13 @@ extension ConsoleController {
 
     static let defaultAlternatives = PointOfSaleText.alternatives.map(\.id)
 
+    /// The merchant's loyalty pass type (Apple VAS), set in settings; nil when it has no loyalty program here.
+    func loyaltyPass(merchantId: String) async throws -> String? {
+        let rows = try await database.query(
+            "SELECT pos_loyalty_pass FROM merchants WHERE id = $1", [.text(merchantId)])
+        return try rows.first?.optionalText("pos_loyalty_pass").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func alternatives(merchantId: String) async throws -> [String] {
         let rows = try await database.query(
             "SELECT pos_alternatives FROM merchants WHERE id = $1", [.text(merchantId)])
@@ -369,14 +393,18 @@ extension ConsoleController {
         return text.split(separator: ",").map(String.init)
     }
 
-    func posSettings(_ session: ConsoleSession, notice: String? = nil) async throws -> Response {
+    func posSettings(
+        _ session: ConsoleSession, notice: String? = nil, problem: String? = nil
+    ) async throws -> Response {
         let offered = try await alternatives(merchantId: session.user.merchantId)
         var context = posLayout(session, title: "Settings")
+        context["loyaltyPass"] = try await loyaltyPass(merchantId: session.user.merchantId) ?? ""
         context["alternatives"] = PointOfSaleText.alternatives.map {
             ["id": $0.id, "label": $0.label, "checked": offered.contains($0.id), "isAdmin": session.user.isAdmin]
         }
         if let notice { context["notice"] = notice }
-        return pages.page("pos-settings", context)
+        if let problem { context["problem"] = problem }
+        return pages.page("pos-settings", context, status: problem == nil ? .ok : .badRequest)
     }
 
     func posSaveSettings(_ session: ConsoleSession, form: [String: String]) async throws -> Response {
@@ -388,9 +416,14 @@ extension ConsoleController {
                 ]) { $1 }, status: .forbidden)
         }
         let chosen = PointOfSaleText.alternatives.map(\.id).filter { form["alt-\($0)"] == "on" }
+        let pass = (form["loyaltyPass"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard pass.utf8.count <= 256, pass.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            return try await posSettings(
+                session, problem: "A pass type identifier looks like pass.com.example.rewards.")
+        }
         try await database.query(
-            "UPDATE merchants SET pos_alternatives = $1 WHERE id = $2",
-            [.text(chosen.joined(separator: ",")), .text(session.user.merchantId)])
+            "UPDATE merchants SET pos_alternatives = $1, pos_loyalty_pass = $2 WHERE id = $3",
+            [.text(chosen.joined(separator: ",")), .text(pass), .text(session.user.merchantId)])
         try await AuditLog.record(
             on: database, at: clock(), actor: "user:\(session.user.id)", entity: "merchant",
             id: session.user.merchantId, action: "posAlternativesSet", detail: chosen.joined(separator: ", "))
@@ -437,12 +470,19 @@ enum PointOfSaleText {
         case .payment: "Payment"
         case .refund: "Refund"
         case .verification: command.verificationReason == .lookUp ? "Look up" : "Verify card"
+        case .loyalty: "Loyalty card"
         }
     }
 
     static func outcome(of command: ReaderCommand) -> Outcome {
         if command.status == .canceled {
             return Outcome(kind: "canceled", title: "Canceled", reason: "Nothing was charged.")
+        }
+        if command.type == .loyalty, command.status == .completed, let loyalty = command.result?.loyalty {
+            let found = loyalty.status == "success"
+            return Outcome(
+                kind: found ? "approved" : "failed", title: found ? "Loyalty card read" : "No loyalty card",
+                reason: Self.loyalty(loyalty))
         }
         if let refund = command.result?.refund {
             return Outcome(
@@ -465,6 +505,16 @@ enum PointOfSaleText {
         let code = command.result?.failure?.code ?? ""
         return Outcome(
             kind: "failed", title: "Not completed", reason: failureReason(code, command.result?.failure?.message))
+    }
+
+    /// The loyalty line of a result: the member, or why there is none.
+    static func loyalty(_ result: ReaderLoyaltyResult) -> String {
+        switch result.status {
+        case "success": result.memberId.map { "Loyalty member \($0)." } ?? "The loyalty card was read."
+        case "dataNotFound": "The customer's phone has no loyalty card of this shop."
+        case "userInterventionRequired": "The customer unlocks the phone's wallet first, then taps again."
+        default: "The loyalty card could not be read."
+        }
     }
 
     static func declineReason(_ code: String?) -> String {
@@ -492,6 +542,7 @@ enum PointOfSaleText {
         case "pinCancelled": "PIN entry was canceled. Nothing was charged."
         case "pinEntryTimeout": "The PIN was not entered in time. Nothing was charged."
         case "readCancelled": "Canceled. Nothing was charged."
+        case "vasReadFail": "No loyalty card: the card or phone tapped carries none for this shop."
         case "issuerUnavailable": "The card's bank did not answer in time. Nothing was charged; try again."
         default: message ?? "The reader could not finish. Nothing was charged."
         }

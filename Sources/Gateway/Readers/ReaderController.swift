@@ -12,7 +12,7 @@ import _SQLStorage
 /// `POST /v1/readers/{readerId}/commands`, `POST /v1/readers/{readerId}/cancel`, `GET /v1/readers/{readerId}/events`
 /// (Server-Sent Events). The reader's side (its reader session, bound to its device): `GET /v1/reader/commands/next`
 /// (long poll), and for its running command `…/events`, `…/read` (the sealed read, authorized here with
-/// ``PaymentService`` as the command says), `…/pin` and `…/failure`.
+/// ``PaymentService`` as the command says), `…/pin`, `…/loyalty` (a loyalty read's pass) and `…/failure`.
 struct ReaderController: Sendable {
     let hub: ReaderHub
     let payments: PaymentService
@@ -81,6 +81,12 @@ struct ReaderController: Sendable {
             let body = try await Self.body(PINSubmission.self, request, context)
             return JSONResponse(
                 try await submitPIN(body, commandId: try context.pathParameter("commandId"), caller: caller))
+        }
+        router.post("v1/reader/commands/:commandId/loyalty") { request, context in
+            let key = try Self.readerKey(context)
+            let body = try await Self.body(ReaderLoyaltyResult.self, request, context)
+            return JSONResponse(
+                try await hub.loyaltyRead(body, commandId: try context.pathParameter("commandId"), key: key))
         }
         router.post("v1/reader/commands/:commandId/failure") { request, context in
             let key = try Self.readerKey(context)
@@ -191,17 +197,21 @@ struct ReaderController: Sendable {
                         captureMethod: command.captureMethod, verificationReason: command.verificationReason),
                     caller: caller)
                 if payment.status == .requiresPIN,
-                    let waiting = await hub.awaitPIN(payment, commandId: commandId, key: key)
+                    let waiting = await hub.awaitPIN(
+                        payment, loyalty: submission.loyalty, commandId: commandId, key: key)
                 {
                     return waiting
                 }
-                return try await ended(commandId, key, .completed, ReaderCommandResult(payment: payment))
+                return try await ended(
+                    commandId, key, .completed, ReaderCommandResult(payment: payment, loyalty: submission.loyalty))
             case .refund:
                 let refund = try await payments.refundCard(
                     CreateRefundRequest(
                         amount: command.amount, cardData: submission.cardData, currency: command.currency),
                     caller: caller)
                 return try await ended(commandId, key, .completed, ReaderCommandResult(refund: refund))
+            case .loyalty:
+                preconditionFailure("beginAuthorization refuses a loyalty read")
             }
         } catch let error as GatewayAPIError {
             try await ended(commandId, key, .failed, ReaderCommandResult(failure: .init(error)))

@@ -246,9 +246,13 @@ public actor ReaderHub: Service {
 
     /// Marks the running command's card data as reaching the gateway (no cancel from now on) and tells the
     /// listeners it is authorizing; the command, to authorize as it says.
-    /// - Throws: `invalidState` for a command not running, canceled, or whose read was already submitted.
+    /// - Throws: `invalidState` for a command not running, canceled, a loyalty read, or whose read was already
+    ///   submitted.
     func beginAuthorization(commandId: String, key: Key) throws(GatewayAPIError) -> ReaderCommand {
         let command = try running(commandId, key)
+        guard command.type != .loyalty else {
+            throw GatewayAPIError(code: .invalidState, message: "a loyalty read has no card data to authorize")
+        }
         guard readers[key]?.submitted == false else {
             throw GatewayAPIError(code: .invalidState, message: "command \(commandId) already has its read")
         }
@@ -258,10 +262,13 @@ public actor ReaderHub: Service {
         return command
     }
 
-    /// The command's payment awaits the reader's PIN: the command goes on, its result shows the payment.
-    func awaitPIN(_ payment: Payment, commandId: String, key: Key) -> ReaderCommand? {
+    /// The command's payment awaits the reader's PIN: the command goes on, its result shows the payment (and the
+    /// loyalty pass read in the same tap).
+    func awaitPIN(
+        _ payment: Payment, loyalty: ReaderLoyaltyResult?, commandId: String, key: Key
+    ) -> ReaderCommand? {
         guard var command = readers[key]?.runningCommand, command.id == commandId else { return nil }
-        command.result = ReaderCommandResult(payment: payment)
+        command.result = ReaderCommandResult(payment: payment, loyalty: loyalty)
         readers[key]?.command = command
         remember(command, merchantId: key.merchantId)
         readers[key]?.paymentAwaitingPIN = payment.id
@@ -286,6 +293,19 @@ public actor ReaderHub: Service {
     ) -> ReaderCommand? {
         guard readers[key]?.runningCommand?.id == commandId else { return nil }
         return finish(key, status, result)
+    }
+
+    /// The loyalty read's result: the command completes with it.
+    /// - Throws: `invalidState` for a command not running or not a loyalty read.
+    func loyaltyRead(_ result: ReaderLoyaltyResult, commandId: String, key: Key) throws(GatewayAPIError)
+        -> ReaderCommand
+    {
+        let command = try running(commandId, key)
+        guard command.type == .loyalty else {
+            throw GatewayAPIError(code: .invalidState, message: "command \(commandId) is not a loyalty read")
+        }
+        seen(key)
+        return finish(key, .completed, ReaderCommandResult(loyalty: result))
     }
 
     /// The reader could not read the card (or the cardholder canceled): the command fails, or is canceled when that
@@ -351,6 +371,9 @@ public actor ReaderHub: Service {
 
     private func finish(_ key: Key, _ status: ReaderCommand.Status, _ result: ReaderCommandResult) -> ReaderCommand {
         guard var command = readers[key]?.command else { preconditionFailure("finish without a command") }
+        var result = result
+        // A pass read with the card stays in the result through the PIN's round trip.
+        if result.loyalty == nil { result.loyalty = command.result?.loyalty }
         command.status = status
         command.result = result
         readers[key]?.command = command
@@ -400,7 +423,25 @@ public actor ReaderHub: Service {
         guard Currency(alphabeticCode: request.currency)?.alphabeticCode == request.currency else {
             throw GatewayAPIError(code: .invalidRequest, message: "currency is not an ISO 4217 alphabetic code")
         }
+        if let passes = request.loyaltyPasses {
+            guard request.type == .payment || request.type == .loyalty else {
+                throw GatewayAPIError(
+                    code: .invalidRequest, message: "loyaltyPasses are for a loyalty read or a payment")
+            }
+            guard (1...4).contains(passes.count), passes.allSatisfy({ (1...256).contains($0.utf8.count) }) else {
+                throw GatewayAPIError(
+                    code: .invalidRequest, message: "loyaltyPasses names one to four pass type identifiers")
+            }
+        }
         switch request.type {
+        case .loyalty:
+            guard request.loyaltyPasses != nil else {
+                throw GatewayAPIError(code: .invalidRequest, message: "a loyalty read names its loyaltyPasses")
+            }
+            guard request.amount == nil, request.captureMethod == nil, request.verificationReason == nil else {
+                throw GatewayAPIError(
+                    code: .invalidRequest, message: "a loyalty read has no amount, captureMethod or verificationReason")
+            }
         case .payment, .refund:
             guard let amount = request.amount, amount > 0, amount <= 999_999_999_999 else {
                 throw GatewayAPIError(code: .invalidRequest, message: "a \(request.type) takes a positive amount")

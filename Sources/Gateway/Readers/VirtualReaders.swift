@@ -20,6 +20,7 @@ public actor VirtualReaders {
     public static let cards: [(id: String, label: String)] = [
         ("visa", "Visa card"), ("mastercard", "Mastercard"), ("wallet", "Phone wallet"),
         ("insufficientFunds", "Card without funds"), ("onlinePINRequired", "Card that asks for its PIN"),
+        ("loyalty", "Phone with loyalty card"),
     ]
 
     private let launch: Launcher

@@ -16,17 +16,21 @@ public struct CreateReaderCommandRequest: Sendable, Hashable, Codable {
     public var captureMethod: CaptureMethod?
     /// A verification's reason (``VerificationReason/lookUp`` to find a card's payments).
     public var verificationReason: VerificationReason?
+    /// The merchant's loyalty pass types (Apple VAS pass type identifiers, one to four): what a loyalty read asks
+    /// the customer's phone for, or a payment reads in the same tap before the card.
+    public var loyaltyPasses: [String]?
 
     /// Creates a request.
     public init(
         type: ReaderCommand.Kind, amount: Int? = nil, currency: String, captureMethod: CaptureMethod? = nil,
-        verificationReason: VerificationReason? = nil
+        verificationReason: VerificationReason? = nil, loyaltyPasses: [String]? = nil
     ) {
         self.type = type
         self.amount = amount
         self.currency = currency
         self.captureMethod = captureMethod
         self.verificationReason = verificationReason
+        self.loyaltyPasses = loyaltyPasses
     }
 }
 
@@ -41,6 +45,8 @@ public struct ReaderCommand: Sendable, Hashable, Codable {
         /// Read a card without an amount and verify it (the issuer authorizes zero): to look up its payments, open a
         /// tab or save the card.
         case verification
+        /// Read the customer's loyalty pass only (Apple VAS): nothing is paid.
+        case loyalty
     }
 
     /// Where a command is.
@@ -75,6 +81,8 @@ public struct ReaderCommand: Sendable, Hashable, Codable {
     public var captureMethod: CaptureMethod?
     /// A verification's reason.
     public var verificationReason: VerificationReason?
+    /// The loyalty pass types asked for.
+    public var loyaltyPasses: [String]?
     /// Where it is.
     public var status: Status
     /// When it was sent.
@@ -94,6 +102,7 @@ public struct ReaderCommand: Sendable, Hashable, Codable {
         currency = request.currency
         captureMethod = request.captureMethod
         verificationReason = request.verificationReason
+        loyaltyPasses = request.loyaltyPasses
         self.status = status
         self.createdAt = createdAt
         self.result = result
@@ -121,13 +130,35 @@ public struct ReaderCommandResult: Sendable, Hashable, Codable {
     public var payment: Payment?
     /// The refund of a refund command.
     public var refund: Refund?
+    /// The loyalty pass the customer's phone gave (a loyalty read, or a payment that asked for one).
+    public var loyalty: ReaderLoyaltyResult?
     /// Why it failed, for a failed or canceled command.
     public var failure: Failure?
 
     /// Creates a result.
-    public init(payment: Payment? = nil, refund: Refund? = nil, failure: Failure? = nil) {
+    public init(
+        payment: Payment? = nil, refund: Refund? = nil, loyalty: ReaderLoyaltyResult? = nil, failure: Failure? = nil
+    ) {
         self.payment = payment
         self.refund = refund
+        self.loyalty = loyalty
         self.failure = failure
+    }
+}
+
+/// What the customer's phone answered a loyalty read (Apple VAS) for one of the merchant's pass types.
+public struct ReaderLoyaltyResult: Sendable, Hashable, Codable {
+    /// The pass type that answered (or the first asked for, when none did).
+    public var passTypeIdentifier: String
+    /// The phone's answer: `success`, `dataNotFound` (no such pass), `userInterventionRequired`, … (the VAS status).
+    public var status: String
+    /// The pass's message (the member id), when the reader holds the merchant's key and opened the cryptogram.
+    public var memberId: String?
+
+    /// Creates a result.
+    public init(passTypeIdentifier: String, status: String, memberId: String? = nil) {
+        self.passTypeIdentifier = passTypeIdentifier
+        self.status = status
+        self.memberId = memberId
     }
 }

@@ -120,9 +120,14 @@ public struct ReaderEventReport: Sendable, Hashable, Codable {
 public struct ReaderReadSubmission: Sendable, Hashable, Codable {
     /// The read's sealed card data.
     public var cardData: SealedCardData
+    /// The loyalty pass read in the same tap, when the command asked for one.
+    public var loyalty: ReaderLoyaltyResult?
 
     /// Creates a submission.
-    public init(cardData: SealedCardData) { self.cardData = cardData }
+    public init(cardData: SealedCardData, loyalty: ReaderLoyaltyResult? = nil) {
+        self.cardData = cardData
+        self.loyalty = loyalty
+    }
 }
 
 /// `POST /v1/reader/commands/{commandId}/failure`: the reader could not read (or the cardholder canceled).

@@ -66,7 +66,8 @@ extension Tap.Bench {
                     tapping.cancel()
                     running.cancel()
                 }
-                try await ReaderEvents.waitOnline("bench-counter", transport: gateway.transport, apiKey: merchant.apiKey)
+                try await ReaderEvents.waitOnline(
+                    "bench-counter", transport: gateway.transport, apiKey: merchant.apiKey)
                 let events = try await ReaderEvents.follow(
                     "bench-counter", transport: gateway.transport, apiKey: merchant.apiKey)
 
@@ -111,8 +112,11 @@ extension Tap.Bench {
                     ratio: summary.p50Ms / baseline.summary().p50Ms, targetMedianMs: 150)
             }
             if json { return try printJSON(result) }
-            print("tap bench pos: \(result.checkouts) checkouts over a server-driven reader, \(result.approved) approved")
-            for (name, summary) in [("charge → approved", result.checkout), ("SDK purchase (baseline)", result.baseline)] {
+            print(
+                "tap bench pos: \(result.checkouts) checkouts over a server-driven reader, \(result.approved) approved")
+            for (name, summary) in [
+                ("charge → approved", result.checkout), ("SDK purchase (baseline)", result.baseline),
+            ] {
                 print(
                     "  " + name.padding(toLength: 26, withPad: " ", startingAt: 0)
                         + String(
@@ -149,7 +153,8 @@ actor ReaderEvents {
                     buffer.removeSubrange(buffer.startIndex..<end.upperBound)
                     for line in block.split(separator: UInt8(ascii: "\n")) where line.starts(with: Data("data: ".utf8))
                     {
-                        if let event = try? JSONDecoder.gatewayAPI.decode(ReaderEvent.self, from: Data(line.dropFirst(6))),
+                        if let event = try? JSONDecoder.gatewayAPI.decode(
+                            ReaderEvent.self, from: Data(line.dropFirst(6))),
                             event.type == .commandEnded, let command = event.command
                         {
                             await events.record(command)

@@ -18,7 +18,8 @@ extension Tap.MerchantCommand {
         @Option(help: "The merchant id (mer_…).") var merchant: String
         @Option(help: "The payment processing certificate, PEM.") var cert: String
         @Option(help: "Its private key, PEM.") var key: String
-        @Option(help: "The Apple merchant identifier, when the certificate lacks Apple's extension (test certificates).")
+        @Option(
+            help: "The Apple merchant identifier, when the certificate lacks Apple's extension (test certificates).")
         var merchantIdentifier: String?
         @OptionGroup var store: GatewayStoreOptions
 

@@ -58,10 +58,14 @@ extension Tap {
         var transactionTime: String?
         @Option(help: ArgumentHelp("Test option: the Terminal Country Code (9F1A).", valueName: "alpha-2"))
         var terminalCountry: String?
-        @Option(help: ArgumentHelp("Ask for this merchant's loyalty pass first (Apple VAS); repeatable.", valueName: "pass-type-id"))
+        @Option(
+            help: ArgumentHelp(
+                "Ask for this merchant's loyalty pass first (Apple VAS); repeatable.", valueName: "pass-type-id"))
         var vas: [String] = []
         @Flag(help: "With --vas: read the passes only, no payment.") var vasOnly = false
-        @Option(help: ArgumentHelp("With --vas: the merchant's VAS private key (PEM), to decrypt the passes.", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "With --vas: the merchant's VAS private key (PEM), to decrypt the passes.", valueName: "file"))
         var vasKey: [String] = []
         @Flag(help: "Also print each exchange's raw bytes (card data masked).") var trace = false
         @Flag(help: "Print the transaction as JSON.") var json = false
@@ -70,7 +74,9 @@ extension Tap {
             guard pcsc else { throw ValidationError("choose how to reach the card: --pcsc") }
             guard timeout > 0, timeout < 86_400 else { throw ValidationError("--timeout must be 0 to 86400 seconds") }
             _ = try replay()
-            if vas.isEmpty && (vasOnly || !vasKey.isEmpty) { throw ValidationError("--vas-only and --vas-key need --vas") }
+            if vas.isEmpty && (vasOnly || !vasKey.isEmpty) {
+                throw ValidationError("--vas-only and --vas-key need --vas")
+            }
         }
 
         /// What the test options fix: the Unpredictable Number, the moment (UTC), the terminal's country.
@@ -125,13 +131,16 @@ extension Tap {
             var loyalty: VASReport?
             if !vas.isEmpty {
                 let mode: VASMode = vasOnly ? .vasOnly : .vasAndPayment
-                let request = VASReader.Request(merchants: vas.map { VASReader.Merchant(passTypeIdentifier: $0) }, mode: mode)
+                let request = VASReader.Request(
+                    merchants: vas.map { VASReader.Merchant(passTypeIdentifier: $0) }, mode: mode)
                 let decryptor = vasKey.isEmpty ? nil : VASDecryptor(keys: try vasKey.map(loadVASKey))
                 let outcome = try await VASReader.read(request, over: session.channel)
                 loyalty = VASReport(outcome, mode: mode, decryptor: decryptor)
             }
             if vasOnly, let loyalty {
-                if json { try printJSON(LoyaltyRead(vas: loyalty, transaction: nil)) } else {
+                if json {
+                    try printJSON(LoyaltyRead(vas: loyalty, transaction: nil))
+                } else {
                     print(loyalty.text(style: .forStandardOutput()))
                 }
                 return
@@ -153,7 +162,11 @@ extension Tap {
                     name: session.channel.readerName, atr: session.channel.atr, transport: session.transport),
                 amount: amount, cardholderVerifiedOnPhone: nil, paymentKeys: nil, result: result, issuer: issuer)
             if json {
-                if let loyalty { try printJSON(LoyaltyRead(vas: loyalty, transaction: report)) } else { try printJSON(report) }
+                if let loyalty {
+                    try printJSON(LoyaltyRead(vas: loyalty, transaction: report))
+                } else {
+                    try printJSON(report)
+                }
             } else {
                 if let loyalty { print(loyalty.text(style: .forStandardOutput()) + "\n") }
                 print(report.text(style: .forStandardOutput(), trace: trace))

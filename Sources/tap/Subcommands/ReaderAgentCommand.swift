@@ -8,6 +8,7 @@ import ServerDrivenReader
 import SmartCard
 import TapToPay
 import TestMode
+import ValueAddedServices
 
 extension Tap {
     /// `tap reader`: a reader the gateway drives.
@@ -29,7 +30,8 @@ extension Tap {
                 tokens itself when it needs to prepare again.
 
                 --loopback takes visa or mastercard (approving test cards), wallet (the Visa test card in a phone \
-                wallet that verified its holder), a test card behaviour with an optional scheme \
+                wallet that verified its holder), loyalty (a phone with the test coffee shop's loyalty pass, \
+                pass.dev.contactless.test.coffee, beside the Visa card), a test card behaviour with an optional scheme \
                 (insufficientFunds, onlinePINRequired-mastercard, doNotHonour…), or a card profile (JSON). Each \
                 run's card starts at ATC 1, and the issuer refuses an ATC it has seen: restart the reader against \
                 the same gateway with another card.
@@ -54,6 +56,11 @@ extension Tap {
         var pinPad: PINPadChoice?
         @Option(help: ArgumentHelp("With --loopback: seconds before the card is tapped.", valueName: "seconds"))
         var tapDelay = 0.0
+        @Option(
+            help: ArgumentHelp(
+                "The merchant's VAS private key (PEM), to open the loyalty passes read (repeatable; --loopback "
+                    + "loyalty brings its test key).", valueName: "file"))
+        var vasKey: [String] = []
         @Flag(help: "Print each activity as a JSON line.") var json = false
 
         enum PINPadChoice: String, ExpressibleByArgument {
@@ -85,9 +92,12 @@ extension Tap {
             }
             let interface: any ContactlessInterface
             var card: LoopbackCard?
+            var loyaltyKeys = try vasKey.map(loadVASKey)
             if let loopback {
                 let loopbackInterface = LoopbackInterface(pinPad: enterPIN)
-                card = try LoopbackCard(loopback, interface: loopbackInterface, delay: tapDelay)
+                let program = try TestLoyaltyProgram()
+                if loopback == "loyalty" { loyaltyKeys.append(program.merchantKey) }
+                card = try await LoopbackCard(loopback, interface: loopbackInterface, delay: tapDelay, program: program)
                 interface = loopbackInterface
             } else {
                 interface = try PCSCInterface(
@@ -100,9 +110,10 @@ extension Tap {
                 apiKey: apiKey ?? environment("CONTACTLESS_API_KEY"), user: user, transport: transport)
             let json = json
             let deviceId = deviceId
-            let agent = ServerDrivenReader(reader: sdk, transport: transport, token: { try await tokens.next() }) {
-                activity in Self.show(activity, deviceId: deviceId, json: json)
-            }
+            let agent = ServerDrivenReader(
+                reader: sdk, transport: transport, token: { try await tokens.next() },
+                loyaltyKeys: loyaltyKeys.isEmpty ? nil : VASDecryptor(keys: loyaltyKeys)
+            ) { activity in Self.show(activity, deviceId: deviceId, json: json) }
             // The loopback's customer taps the card whenever the reader waits for one.
             let tapping = Task {
                 guard let card else { return }
@@ -196,18 +207,24 @@ struct LoopbackCard: Sendable {
     /// Enters the field (a card already there leaves and comes back, so its applet resets).
     private let enter: @Sendable () async -> Void
 
-    init(_ name: String, interface: LoopbackInterface, delay: Double) throws {
+    /// The card `name` on `interface`; `loyalty` (the phone with a loyalty pass) carries `program`'s pass.
+    init(
+        _ name: String, interface: LoopbackInterface, delay: Double, program: TestLoyaltyProgram? = nil
+    ) async throws {
         self.interface = interface
         self.delay = delay
         switch name {
         case "wallet":
             // The Visa test card as a phone wallet holds it: the holder verified on the phone before each tap.
-            var profile = try CardProfile.visaTest
-            profile.pan = try Self.testCard(.approve, .visa).pan
-            // The same account as `visa`: its own ATC range, so the issuer does not take one tap for the other's.
-            profile.startingATC = 0x8000
-            let card = try profile.certified().personalize()
+            let card = try Self.visaCard(TestCards.loadTestCards[TestCards.loadTestCardsPerScheme - 1])
             let channel = LoopbackChannel(applet: WalletApplet(card: card, cardholderVerifiedOnPhone: true))
+            enter = { await interface.tap(channel) }
+        case "loyalty":
+            // A phone with the shop's loyalty pass beside the Visa card.
+            let program = try program ?? TestLoyaltyProgram()
+            let channel = await program.phone(
+                carrying: LoopbackChannel(
+                    applet: try Self.visaCard(TestCards.loadTestCards[TestCards.loadTestCardsPerScheme - 2])))
             enter = { await interface.tap(channel) }
         case let path where path.hasSuffix(".json"):
             let channel = LoopbackChannel(
@@ -226,6 +243,14 @@ struct LoopbackCard: Sendable {
                 pan: card.pan, scheme: scheme == .visa ? .visa : .mastercard, keyCount: 256)
             enter = { await interface.tap(channel) }
         }
+    }
+
+    /// An approving Visa card of its own account (one of the last load-test cards): a card that shared the `visa`
+    /// card's account would replay its ATCs, which the issuer refuses.
+    private static func visaCard(_ card: TestCard) throws -> EmulatedCard {
+        var profile = try CardProfile.visaTest
+        profile.pan = card.pan
+        return try profile.certified().personalize()
     }
 
     private static func testCard(_ behaviour: TestCard.Behaviour, _ scheme: TestCard.Scheme) throws -> TestCard {

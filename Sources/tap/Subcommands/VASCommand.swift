@@ -42,7 +42,9 @@ extension Tap {
             static let configuration = CommandConfiguration(
                 abstract: "Print a pass.json with an nfc dictionary, for `tap emulate --pass` and wallets.")
 
-            @Option(help: ArgumentHelp("The merchant's VAS private key (PEM): its public half goes in the pass.", valueName: "file"))
+            @Option(
+                help: ArgumentHelp(
+                    "The merchant's VAS private key (PEM): its public half goes in the pass.", valueName: "file"))
             var key: String
             @Option(help: ArgumentHelp("The pass type identifier.", valueName: "pass.com.example…"))
             var passTypeIdentifier: String
@@ -78,9 +80,13 @@ extension Tap {
                     timestampOutsideWindow, invalidMessage.
                     """)
 
-            @Option(help: ArgumentHelp("The merchant's VAS private key (PEM); repeat while keys rotate.", valueName: "file"))
+            @Option(
+                help: ArgumentHelp("The merchant's VAS private key (PEM); repeat while keys rotate.", valueName: "file")
+            )
             var key: [String]
-            @Option(help: ArgumentHelp("The pass type identifier the cryptogram was read for.", valueName: "pass.com.example…"))
+            @Option(
+                help: ArgumentHelp(
+                    "The pass type identifier the cryptogram was read for.", valueName: "pass.com.example…"))
             var passTypeIdentifier: String
             @Flag(help: "Accept any timestamp (recorded test vectors).") var anyTime = false
             @Flag(help: "Print the message and its timestamp as JSON.") var json = false
@@ -96,13 +102,16 @@ extension Tap {
                     keys: try key.map(loadVASKey), timestampWindow: anyTime ? nil : VASDecryptor.defaultTimestampWindow)
                 let opened: VASMessage
                 do {
-                    opened = try decryptor.decrypt([UInt8](hex: cryptogram) ?? [], passTypeIdentifier: passTypeIdentifier)
+                    opened = try decryptor.decrypt(
+                        [UInt8](hex: cryptogram) ?? [], passTypeIdentifier: passTypeIdentifier)
                 } catch {
                     throw CommandFailure("\(error)")
                 }
                 let timestamp = ISO8601DateFormatter().string(from: opened.timestamp)
                 if json {
-                    try printJSON(["message": opened.message, "timestamp": timestamp, "passTypeIdentifier": passTypeIdentifier])
+                    try printJSON([
+                        "message": opened.message, "timestamp": timestamp, "passTypeIdentifier": passTypeIdentifier,
+                    ])
                 } else {
                     print(opened.message)
                     standardError("made at \(timestamp) for \(passTypeIdentifier)")

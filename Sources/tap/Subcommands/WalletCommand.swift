@@ -47,7 +47,8 @@ extension Tap.WalletCommand {
         var card = "visa"
         @Option(help: "Completed transactions to serve before exiting; 0 serves until SIGINT or SIGTERM.")
         var payments = 0
-        @Option(help: ArgumentHelp("A loyalty pass (pass.json) to add to the wallet; repeatable.", valueName: "pass.json"))
+        @Option(
+            help: ArgumentHelp("A loyalty pass (pass.json) to add to the wallet; repeatable.", valueName: "pass.json"))
         var pass: [String] = []
         @Flag(help: "Print the summary as JSON.") var json = false
 

@@ -59,15 +59,15 @@ struct ReaderAPITests {
             #expect(gatewaysOwn.status == .badRequest && gatewaysOwn.problem?.code == "invalidRequest")
 
             let tapper = try gateway.tapper(try #require(TestCards.card(.approve, .visa)))
-            let read = ReaderReadSubmission(cardData: try await gateway.sealedTap(tapper, minorUnits: 1_250))
-            let answered = try await gateway.post("/v1/reader/commands/\(command.id)/read", read)
+            let submission = ReaderReadSubmission(cardData: try await gateway.sealedTap(tapper, minorUnits: 1_250))
+            let answered = try await gateway.post("/v1/reader/commands/\(command.id)/read", submission)
             #expect(answered.status == .ok, "\(answered.text)")
             let ended = try answered.decoded(ReaderCommand.self)
             #expect(ended.status == .completed)
             #expect(ended.result?.payment?.status == .requiresCapture)
             #expect(ended.result?.payment?.captureMethod == .manual)
             // The same read again: the command has ended.
-            let again = try await gateway.post("/v1/reader/commands/\(command.id)/read", read)
+            let again = try await gateway.post("/v1/reader/commands/\(command.id)/read", submission)
             #expect(again.status == .conflict && again.problem?.code == "invalidState")
 
             // A read the reader could not make: the command fails with the reader's reason.
@@ -83,6 +83,26 @@ struct ReaderAPITests {
             let nothingToCancel = try await gateway.post(
                 "/v1/readers/\(reader)/cancel", [String: String](), bearer: gateway.apiKey)
             #expect(nothingToCancel.status == .conflict && nothingToCancel.problem?.code == "invalidState")
+
+            // A loyalty read: the reader reports the pass; a card read is no answer to it.
+            let loyalty = try await gateway.post(
+                "/v1/readers/\(reader)/commands",
+                CreateReaderCommandRequest(
+                    type: .loyalty, currency: "EUR", loyaltyPasses: ["pass.dev.contactless.test.coffee"]),
+                bearer: gateway.apiKey)
+            #expect(loyalty.status == .created, "\(loyalty.text)")
+            let loyaltyCommand = try loyalty.decoded(ReaderCommand.self)
+            _ = try await gateway.get("/v1/reader/commands/next?wait=1", bearer: gateway.session)
+            let notACard = try await gateway.post(
+                "/v1/reader/commands/\(loyaltyCommand.id)/read",
+                ReaderReadSubmission(cardData: try await gateway.sealedTap(tapper, minorUnits: 100)))
+            #expect(notACard.status == .conflict && notACard.problem?.code == "invalidState")
+            let member = try await gateway.post(
+                "/v1/reader/commands/\(loyaltyCommand.id)/loyalty",
+                ReaderLoyaltyResult(
+                    passTypeIdentifier: "pass.dev.contactless.test.coffee", status: "success", memberId: "member-7"))
+            let read = try member.decoded(ReaderCommand.self)
+            #expect(read.status == .completed && read.result?.loyalty?.memberId == "member-7")
 
             // A command canceled before the reader picked it up ends at once.
             let third = try await gateway.post(

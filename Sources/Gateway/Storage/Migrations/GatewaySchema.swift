@@ -225,10 +225,11 @@ public enum GatewaySchema {
             ]
         },
         // A receipt link's token is a capability to read one masked receipt, like a PSP's receipt URL: stored as it is.
-        Migration(version: 10, name: "point of sale: receipt links, the alternatives offered when a tap fails") {
+        Migration(version: 10, name: "point of sale: receipt links, alternatives when a tap fails, loyalty pass") {
             _ in
             [
                 "ALTER TABLE merchants ADD COLUMN pos_alternatives TEXT",
+                "ALTER TABLE merchants ADD COLUMN pos_loyalty_pass TEXT",
                 """
                 CREATE TABLE pos_receipts (
                     token TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, payment_id TEXT NOT NULL UNIQUE,
