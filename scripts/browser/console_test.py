@@ -2,11 +2,12 @@
 """The merchant console in a real browser: headless Chromium (Debian's) driven by Selenium, pages scanned by axe-core
 (axe-selenium-python), against a live `tap serve` this script starts on the data directory or PostgreSQL URL given.
 
-invite -> set password -> sign in -> accept the terms as admin -> a device prepares and pays through the API (as the
-SDK does) -> the payment is listed -> refund part of it -> capture part of a manual-capture payment -> invite staff ->
+invite -> set password -> sign in -> accept the terms as admin -> a device (`tap reader`, the TapToPay SDK on the
+loopback) prepares and pays a payment the merchant's server sends it -> the payment is listed -> refund part of it -> capture part of a manual-capture payment -> invite staff ->
 staff signs in, is told who may accept the terms and is refused a refund without a limit -> a form with a wrong CSRF
-token is refused -> five wrong passwords throttle sign-in -> the idle staff session ends. Every page: zero serious or critical axe violations, a screenshot at desktop and phone
-width. The server's log never holds a password, a full PAN, an API key secret or a session token.
+token is refused -> five wrong passwords throttle sign-in -> the idle staff session ends. Every page: zero serious
+or critical axe violations, a screenshot at desktop and phone width. The server's log never holds a password, a full
+PAN, an API key secret or a session token.
 
 usage: console_test.py --tap PATH --data-dir DIR [--database URL] --port N --screenshots DIR --label NAME
 Exit 1 with the reason on any failure.
@@ -80,7 +81,27 @@ class Console:
         self.gateway.serve("--allow-local-webhooks", "--console-idle-timeout", str(IDLE_TIMEOUT_SECONDS / 60))
 
     def stop(self):
+        if getattr(self, "reader", None):
+            self.reader.terminate()
+            self.reader.wait(timeout=30)
         self.gateway.stop()
+
+    def pay_on_reader(self, key, command):
+        """Sends `command` to the phone-1 reader once it is online; the payment it ended with."""
+        for _ in range(300):
+            readers = json.loads(self.api("GET", "/v1/readers", key))["data"]
+            if any(reader["id"] == "phone-1" and reader["online"] for reader in readers):
+                break
+            time.sleep(0.1)
+        sent = json.loads(self.api("POST", "/v1/readers/phone-1/commands", key, command))
+        for _ in range(300):
+            status = [r for r in json.loads(self.api("GET", "/v1/readers", key))["data"] if r["id"] == "phone-1"]
+            if status and "command" not in status[0]:
+                break
+            time.sleep(0.1)
+        payments = json.loads(self.api("GET", "/v1/payments?limit=1", key))["data"]
+        check(payments and payments[0]["deviceId"] == "phone-1", f"command {sent['id']} made no payment")
+        return payments[0]
 
     def api(self, method, path, token, body=None, idempotency=None):
         request = urllib.request.Request(self.base + path, method=method)
@@ -177,17 +198,13 @@ class Console:
         endpoint_link = re.search(r'href="(/console/developers/webhooks/we_[a-z0-9]+)"', driver.page_source)
         check(endpoint_link, "the endpoint is not listed")
 
-        # A device of the merchant prepares and pays, as the SDK does over the API.
-        token = json.loads(self.api("POST", "/v1/reader-tokens", key, {"userId": admin_id}))["token"]
-        prepare = self.api("POST", "/v1/devices/phone-1/prepare", token)
-        path = os.path.join(self.args.data_dir, "prepare.ndjson")
-        with open(path, "w") as f:
-            f.write(prepare)
-        session = json.loads(prepare.strip().splitlines()[-1])["provisioning"]["session"]["token"]
-        sealed = self.tap("seal", "--provisioning", path, "--card", "visa", "--amount", "12.34").strip()
-        payment = json.loads(self.api("POST", "/v1/payments", session,
-                                      {"cardData": json.loads(sealed), "amount": 1234, "currency": "EUR"},
-                                      idempotency="browser-1"))
+        # A device of the merchant links and pays through the TapToPay SDK: `tap reader` prepares it with an
+        # admin's reader token, and the merchant's server sends it the payment.
+        self.reader = subprocess.Popen(
+            [self.args.tap, "reader", "--gateway", self.base, "--device-id", "phone-1", "--api-key", key,
+             "--user", admin_id, "--loopback", "visa"],
+            stdout=open(os.path.join(self.args.data_dir, "reader.log"), "w"), stderr=subprocess.STDOUT)
+        payment = self.pay_on_reader(key, {"type": "payment", "amount": 1234, "currency": "EUR"})
         check(payment["status"] == "succeeded", f"the payment was {payment['status']}")
 
         self.visit(driver, "/console/payments", "payments")
@@ -204,10 +221,7 @@ class Console:
         check(api_view["refundedAmount"] == 500, f"the API shows {api_view['refundedAmount']} refunded")
 
         # A payment authorized for manual capture: the admin captures part of it from its page.
-        sealed = self.tap("seal", "--provisioning", path, "--card", "mastercard", "--amount", "8.00").strip()
-        held = json.loads(self.api("POST", "/v1/payments", session,
-                                   {"cardData": json.loads(sealed), "amount": 800, "currency": "EUR",
-                                    "captureMethod": "manual"}, idempotency="browser-2"))
+        held = self.pay_on_reader(key, {"type": "payment", "amount": 800, "currency": "EUR", "captureMethod": "manual"})
         check(held["status"] == "requiresCapture", f"the manual-capture payment was {held}")
         self.visit(driver, f"/console/payments/{held['id']}", "payment-uncaptured")
         check("ARQC verified by the issuer" in driver.page_source, "the timeline does not tell the issuer's check")
