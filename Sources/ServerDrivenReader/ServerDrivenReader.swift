@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GatewayAPI
 public import TapToPay
 import EMV

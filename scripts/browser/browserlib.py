@@ -4,8 +4,10 @@ Selenium, axe-core scans (axe-selenium-python) with screenshots, and form helper
 Each test is one story against one server; a failure raises Failure with the reason.
 """
 
+import argparse
 import os
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -134,3 +136,23 @@ def sign_in(driver, base, email, password, path="/console/sign-in"):
     driver.get(base + path)
     fill(driver, {"email": email, "password": password})
     submit(driver, "Sign in")
+
+
+def arguments():
+    """The command line every story takes: the tap binary, where its gateway keeps state, the port, screenshots."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tap", required=True)
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--database")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--label", required=True)
+    return parser.parse_args()
+
+
+def run_story(name, story):
+    """Runs `story()`; a Failure exits 1 with the reason."""
+    try:
+        story()
+    except Failure as error:
+        sys.exit(f"{name} browser test: {error}")

@@ -13,7 +13,6 @@ usage: console_test.py --tap PATH --data-dir DIR [--database URL] --port N --scr
 Exit 1 with the reason on any failure.
 """
 
-import argparse
 import hashlib
 import hmac
 import http.server
@@ -21,7 +20,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -30,7 +28,7 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from browserlib import DESKTOP, Failure, Scanner, Tap, browser, check, fill, sign_in, submit
+from browserlib import Failure, Scanner, Tap, arguments, browser, check, fill, run_story, sign_in, submit
 
 PASSWORD = "correct-horse-battery-staple"
 STAFF_PASSWORD = "staff-password-for-tests"
@@ -333,14 +331,7 @@ class Console:
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tap", required=True)
-    parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--database")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--screenshots", required=True)
-    parser.add_argument("--label", required=True)
-    args = parser.parse_args()
+    args = arguments()
     console = Console(args)
     console.run()
     print(f"console in Chromium ({args.label}): {console.scanner.pages} pages scanned by axe-core with no serious or "
@@ -348,7 +339,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Failure as error:
-        sys.exit(f"console browser test: {error}")
+    run_story("console", main)

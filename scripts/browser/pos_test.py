@@ -24,18 +24,17 @@ usage: pos_test.py --tap PATH --data-dir DIR [--database URL] --port N --screens
 Exit 1 with the reason on any failure.
 """
 
-import argparse
 import json
 import os
 import re
 import subprocess
-import sys
 import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browserlib import PHONE, Failure, Scanner, Tap, browser, check, fill, sign_in, submit
+from browserlib import (PHONE, Failure, Scanner, Tap, arguments, browser, check, fill, run_story, sign_in,
+                        submit)
 
 ADMIN_PASSWORD = "pos-admin-password-1"
 STAFF_PASSWORD = "pos-staff-password-1"
@@ -298,14 +297,7 @@ class PointOfSale:
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tap", required=True)
-    parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--database")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--screenshots", required=True)
-    parser.add_argument("--label", required=True)
-    args = parser.parse_args()
+    args = arguments()
     pos = PointOfSale(args)
     pos.run()
     print(f"point of sale in Chromium ({args.label}): {pos.scanner.pages} screens scanned by axe-core with no "
@@ -313,7 +305,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Failure as error:
-        sys.exit(f"point of sale browser test: {error}")
+    run_story("point of sale", main)

@@ -8,25 +8,5 @@
 # width go to .build/console-screenshots/. The server's log is grepped for passwords, the API key and the PAN.
 set -euo pipefail
 cd "$ROOT"
-VENV=${VENV:-$ROOT/.venv}
-shots=$ROOT/.build/console-screenshots
-rm -rf "$shots"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-mkdir -p "$work/sqlite"
-timeout 600 "$VENV/bin/python" scripts/browser/console_test.py --tap "$TAP" --data-dir "$work/sqlite" \
-    --port "$(free_port)" --screenshots "$shots" --label sqlite
-
-if [ -n "${CONTACTLESS_POSTGRES_URL:-}" ]; then
-    database=console_browser_$$
-    source scripts/test.d/lib/postgres.sh
-    "$PG_BIN/psql" -q "$CONTACTLESS_POSTGRES_URL" -c "CREATE DATABASE $database"
-    mkdir -p "$work/postgres"
-    timeout 600 "$VENV/bin/python" scripts/browser/console_test.py --tap "$TAP" --data-dir "$work/postgres" \
-        --database "${CONTACTLESS_POSTGRES_URL%/*}/$database" --port "$(free_port)" --screenshots "$shots" \
-        --label postgres
-else
-    echo "console browser test: no PostgreSQL (CONTACTLESS_POSTGRES_URL unset): SQLite only" >&2
-fi
+source scripts/test.d/lib/browser.sh
+browser_story scripts/browser/console_test.py "$ROOT/.build/console-screenshots" console

@@ -7,25 +7,5 @@
 # axe-core scans every screen; phone-width screenshots go to .build/pos-screenshots/.
 set -euo pipefail
 cd "$ROOT"
-VENV=${VENV:-$ROOT/.venv}
-shots=$ROOT/.build/pos-screenshots
-rm -rf "$shots"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-mkdir -p "$work/sqlite"
-timeout 600 "$VENV/bin/python" scripts/browser/pos_test.py --tap "$TAP" --data-dir "$work/sqlite" \
-    --port "$(free_port)" --screenshots "$shots" --label sqlite
-
-if [ -n "${CONTACTLESS_POSTGRES_URL:-}" ]; then
-    database=pos_browser_$$
-    source scripts/test.d/lib/postgres.sh
-    "$PG_BIN/psql" -q "$CONTACTLESS_POSTGRES_URL" -c "CREATE DATABASE $database"
-    mkdir -p "$work/postgres"
-    timeout 600 "$VENV/bin/python" scripts/browser/pos_test.py --tap "$TAP" --data-dir "$work/postgres" \
-        --database "${CONTACTLESS_POSTGRES_URL%/*}/$database" --port "$(free_port)" --screenshots "$shots" \
-        --label postgres
-else
-    echo "point of sale browser test: no PostgreSQL (CONTACTLESS_POSTGRES_URL unset): SQLite only" >&2
-fi
+source scripts/test.d/lib/browser.sh
+browser_story scripts/browser/pos_test.py "$ROOT/.build/pos-screenshots" pos

@@ -46,6 +46,11 @@ public final class WebhookDispatcher: Service, Sendable {
         return due.count
     }
 
+    /// An endpoint whose name now resolves to this machine or a private network: the attempt fails, recorded so.
+    private struct LocalEndpointRefused: Error, CustomStringConvertible {
+        var description: String { "the endpoint's name resolves to a private network address" }
+    }
+
     private func send(_ delivery: WebhookOutbox.Due, with client: HTTPClient) async {
         let started = ContinuousClock.now
         let body = Array(delivery.payload.utf8)
@@ -61,6 +66,12 @@ public final class WebhookDispatcher: Service, Sendable {
         var failure: String?
         var answer: String?
         do {
+            // A name re-pointed inside since it was registered is not followed there.
+            if !outbox.allowsLocalEndpoints, let host = URL(string: delivery.url)?.host,
+                await WebhookOutbox.reachesLocal(host.lowercased())
+            {
+                throw LocalEndpointRefused()
+            }
             let response = try await client.execute(request, timeout: .seconds(10))
             status = Int(response.status.code)
             answer = String(buffer: try await response.body.collect(upTo: 4_096))

@@ -1,5 +1,8 @@
 import EMV
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 public import GatewayAPI
 import _SQLStorage
 
@@ -27,8 +30,39 @@ public struct WebhookOutbox: Sendable {
         self.allowsLocalEndpoints = allowsLocalEndpoints
     }
 
-    /// Whether `host` names this machine or a private, link-local or unspecified address (as written: names are
-    /// not resolved here).
+    /// Whether `host` is, or resolves to, this machine or a private network (a public name pointing inside counts):
+    /// the check at registration and again before each delivery, which catches a name re-pointed since.
+    static func reachesLocal(_ host: String) async -> Bool {
+        if isLocal(host) { return true }
+        return await Task.detached { resolvedAddresses(of: host).contains(where: isLocal) }.value
+    }
+
+    /// The addresses `host` resolves to (getaddrinfo, blocking: run it off the cooperative pool); none when it does
+    /// not resolve.
+    static func resolvedAddresses(of host: String) -> [String] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
+        defer { freeaddrinfo(first) }
+        var addresses: [String] = []
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let current = entry {
+            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            if getnameinfo(
+                current.pointee.ai_addr, current.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0,
+                NI_NUMERICHOST) == 0
+            {
+                addresses.append(
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+            entry = current.pointee.ai_next
+        }
+        return addresses
+    }
+
+    /// Whether `host` is written as this machine or a private, link-local or unspecified address.
     static func isLocal(_ host: String) -> Bool {
         let bare = host.trimmingCharacters(in: ["[", "]"])
         if bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare == "::" { return true }
@@ -73,7 +107,7 @@ public struct WebhookOutbox: Sendable {
         guard let parsed = URL(string: url), let host = parsed.host?.lowercased(),
             let scheme = parsed.scheme?.lowercased()
         else { throw DomainError("an endpoint's URL is an absolute https URL") }
-        if Self.isLocal(host) {
+        if await Self.reachesLocal(host) {
             guard allowsLocalEndpoints, scheme == "http" || scheme == "https" else {
                 throw DomainError("an endpoint may not be this machine or a private network address")
             }

@@ -141,6 +141,19 @@ struct WebhookTests {
             }
             _ = try await strict.addEndpoint(
                 merchantId: gateway.merchantId, url: "https://shop.example/hooks", actor: "t", now: gateway.clock.now)
+            // A name is resolved: this machine's own name points inside (here 127.0.0.1, on Debian 127.0.1.1).
+            let name = ProcessInfo.processInfo.hostName.lowercased()
+            let addresses = WebhookOutbox.resolvedAddresses(of: name)
+            try #require(!addresses.isEmpty, "this machine's name \(name) does not resolve")
+            #expect(!WebhookOutbox.isLocal(name))
+            if addresses.contains(where: WebhookOutbox.isLocal) {
+                await #expect(throws: DomainError.self) {
+                    _ = try await strict.addEndpoint(
+                        merchantId: gateway.merchantId, url: "https://\(name)/hook", actor: "t",
+                        now: gateway.clock.now)
+                }
+            }
+            #expect(WebhookOutbox.resolvedAddresses(of: "localhost").contains { $0 == "127.0.0.1" || $0 == "::1" })
             let local = WebhookOutbox(
                 database: gateway.application.database, keys: gateway.application.keys, allowsLocalEndpoints: true)
             _ = try await local.addEndpoint(
