@@ -147,6 +147,25 @@ import ValueAddedServices
         }
     }
 
+    @Test func aReaderReconnectsAfterTheNetworkComesBack() async throws {
+        try await ReaderHarness.with(card: .approve) { harness in
+            harness.network.cut()
+            // Its polls fail: it backs off (0.5 s, 1 s, …) and tries again.
+            try await Task.sleep(for: .milliseconds(2_200))
+            harness.network.restore()
+            var online = false
+            for _ in 0..<300 where !online {
+                let list = try JSONDecoder.gatewayAPI.decode(
+                    ReaderList.self, from: try await harness.api(.get, "/v1/readers", nil as String?).body)
+                online = list.data.contains { $0.id == harness.readerId && $0.online }
+                if !online { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(harness.network.failedRequests >= 2)
+            let paid = try await harness.run(.init(type: .payment, amount: 700, currency: "EUR"))
+            #expect(paid.command.result?.payment?.status == .succeeded)
+        }
+    }
+
     @Test func aReaderThatDisconnectsAwaitingThePINHasItsPaymentVoided() async throws {
         try await ReaderHarness.with(card: .onlinePINRequired, pinPad: .never) { harness in
             let command = try await harness.send(.init(type: .payment, amount: 2_000, currency: "EUR"))
@@ -353,13 +372,21 @@ final class CuttableTransport: GatewayTransport, @unchecked Sendable {
     private let base: any GatewayTransport
     private let lock = NSLock()
     private var isCut = false
+    private var failures = 0
 
     init(_ base: any GatewayTransport) { self.base = base }
 
     func cut() { lock.withLock { isCut = true } }
+    func restore() { lock.withLock { isCut = false } }
+    /// How many requests failed while cut.
+    var failedRequests: Int { lock.withLock { failures } }
 
     func send(_ request: GatewayRequest) async throws -> GatewayResponse {
-        if lock.withLock({ isCut }) { throw URLError(.networkConnectionLost) }
+        let refused = lock.withLock {
+            if isCut { failures += 1 }
+            return isCut
+        }
+        if refused { throw URLError(.networkConnectionLost) }
         return try await base.send(request)
     }
 }

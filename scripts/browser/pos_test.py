@@ -6,7 +6,8 @@ The story, each part named as README's HIG table cites it:
   onboarding   staff see who can enable and are refused; the admin accepts the terms; "try a test transaction"
   readiness    the home screen checks the readers when it opens and when it comes back to the foreground
   approved     a virtual reader: 12.00 + 10 % tip, the customer taps a Visa card; approved, receipt QR code (decoded
-               from a screenshot with zbarimg: the receipt URL), the customer's receipt page
+               from a screenshot with zbarimg: the receipt URL), the receipt e-mailed (aiosmtpd receives it), the
+               customer's receipt page
   declined     a card without funds: declined, the reason, the merchant's alternatives
   pin          a card that asks for its PIN: entered on the reader's PIN pad, approved
   limit        600.00, over the contactless limit: the reason and alternatives
@@ -27,8 +28,11 @@ Exit 1 with the reason on any failure.
 import json
 import os
 import re
+import socket
 import subprocess
 import time
+
+from aiosmtpd.controller import Controller
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -39,6 +43,17 @@ from browserlib import (PHONE, Failure, Scanner, Tap, arguments, browser, check,
 ADMIN_PASSWORD = "pos-admin-password-1"
 STAFF_PASSWORD = "pos-staff-password-1"
 TEST_PANS = ("4761739001010119", "5413330089010434", "4761739001010655")
+
+
+class Mailbox:
+    """The SMTP relay the gateway e-mails receipts through (aiosmtpd): keeps what it is sent."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append((envelope.rcpt_tos, envelope.content.decode("utf-8", "replace")))
+        return "250 OK"
 
 
 class PointOfSale:
@@ -60,7 +75,14 @@ class PointOfSale:
                                "--role", "staff", "--invite", "--console-url", self.base, "--json", *store))
         self.key = json.loads(tap("merchant", "key", "create", "--merchant", merchant, "--json", *store))["secret"]
         self.admin_id = admin["user"]["id"]
-        self.gateway.serve("--virtual-reader", "--reader-timeout", "3")
+        self.mailbox = Mailbox()
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            relay_port = probe.getsockname()[1]
+        relay = Controller(self.mailbox, hostname="127.0.0.1", port=relay_port)
+        relay.start()
+        self.gateway.serve("--virtual-reader", "--reader-timeout", "3", "--smtp", f"127.0.0.1:{relay_port}",
+                           "--smtp-from", "receipts@cafe.example")
         cashier = browser()
         barista = browser()
         try:
@@ -73,6 +95,7 @@ class PointOfSale:
             for reader in self.readers:
                 reader.terminate()
             self.gateway.stop()
+            relay.stop()
         log = self.gateway.server_log()
         for pan in TEST_PANS:
             check(pan not in log, "the server's log holds a full PAN")
@@ -189,6 +212,15 @@ class PointOfSale:
         shot = self.scanner.screenshot(cashier, "qr-check.png", *PHONE)
         decoded = subprocess.run(["zbarimg", "--raw", "-q", shot], capture_output=True, text=True).stdout.strip()
         check(decoded == receipt, f"the receipt QR code reads {decoded!r}, not {receipt!r}")
+        fill(cashier, {"email": "customer@example.org"})
+        submit(cashier, "E-mail receipt")
+        check("Receipt sent to c•••@example.org." in cashier.page_source, "the receipt was not e-mailed")
+        check(len(self.mailbox.messages) == 1, f"the relay got {len(self.mailbox.messages)} messages")
+        recipients, mail = self.mailbox.messages[0]
+        check(recipients == ["customer@example.org"] and "Subject: Your receipt from Corner Caf" in mail,
+              "the receipt e-mail went elsewhere or lacks its subject")
+        check(receipt in mail and "13.20 EUR" in mail and not any(pan in mail for pan in TEST_PANS),
+              "the receipt e-mail lacks its link or amount, or holds a PAN")
         barista.get(receipt)
         check("13.20 EUR" in barista.page_source and "Corner Café" in barista.page_source,
               "the receipt page does not show the payment")

@@ -122,7 +122,8 @@ public struct GatewayApplication: Sendable {
                         idleTimeout: configuration.consoleIdleTimeout),
                     payments: payments, merchants: MerchantRepository(database: database), database: database,
                     webhooks: outbox, clock: clock,
-                    secureCookies: configuration.secureCookies, readers: readers, virtualReaders: virtualReaders)
+                    secureCookies: configuration.secureCookies, readers: readers, virtualReaders: virtualReaders,
+                    smtp: configuration.smtp)
             })
         var application = Application(
             router: router,

@@ -45,6 +45,8 @@ public struct GatewayConfiguration: Sendable {
     public var allowsLocalWebhooks = false
     /// How long a server-driven reader may go without asking for work before it counts as disconnected (30 s).
     public var readerTimeout: TimeInterval = 30
+    /// The SMTP relay the point of sale e-mails receipts through; nil: no e-mailed receipts.
+    public var smtp: SMTPConfiguration?
     /// Starts in-process loopback readers for the point of sale (`tap serve --virtual-reader`); nil: none.
     public var virtualReaderLauncher: VirtualReaders.Launcher?
     /// How long a console session lasts without a request (30 minutes).

@@ -28,6 +28,8 @@ public struct ConsoleController: Sendable {
     let readers: ReaderHub?
     /// In-process loopback readers (`tap serve --virtual-reader`), when on.
     let virtualReaders: VirtualReaders?
+    /// Sends e-mailed receipts, when an SMTP relay is configured.
+    let mailer: ReceiptMailer?
 
     static let sessionCookie = sessionCookieName
     /// The session cookie's name (benchmarks sign in with it).
@@ -37,10 +39,11 @@ public struct ConsoleController: Sendable {
     init(
         accounts: ConsoleAccounts, payments: PaymentService, merchants: MerchantRepository, database: any SQLDatabase,
         webhooks: WebhookOutbox, clock: @escaping @Sendable () -> Date, secureCookies: Bool,
-        readers: ReaderHub? = nil, virtualReaders: VirtualReaders? = nil
+        readers: ReaderHub? = nil, virtualReaders: VirtualReaders? = nil, smtp: SMTPConfiguration? = nil
     ) throws {
         self.readers = readers
         self.virtualReaders = virtualReaders
+        mailer = smtp.map { ReceiptMailer(configuration: $0) }
         self.webhooks = webhooks
         self.applePayIdentities = ApplePayIdentityRepository(database: database, keys: webhooks.keys)
         self.accounts = accounts

@@ -53,6 +53,13 @@ extension ConsoleController {
                 try await posCancel(session, id: try context.parameters.require("id"))
             }
         }
+        router.post("pos/commands/:id/email") { request, context in
+            try await withSession(request, context, form: true) { session, _, form in
+                try await posEmailReceipt(
+                    session, id: try context.parameters.require("id"), form: form,
+                    base: Self.baseURL(request, secureCookies))
+            }
+        }
         router.get("pos/readers/:readerId/events") { request, context in
             try await withSession(request, context) { session, _, _ in
                 guard let readers else { throw HTTPError(.notFound) }
@@ -260,7 +267,10 @@ extension ConsoleController {
 
     // MARK: - The tap screen and the result
 
-    func posCommand(_ session: ConsoleSession, id: String, base: String) async throws -> Response {
+    func posCommand(
+        _ session: ConsoleSession, id: String, base: String, notice: String? = nil, problem: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         guard let readers, let command = await readers.command(id, merchantId: session.user.merchantId) else {
             return pages.page(
                 "pos-message",
@@ -297,6 +307,7 @@ extension ConsoleController {
                 let url = base + (try await receiptPath(paymentId: payment.id, merchantId: merchant.id))
                 context["receiptURL"] = url
                 context["receiptQR"] = (try? QRCode(url).svg(title: "Receipt link: \(url)")) ?? ""
+                context["canEmail"] = mailer != nil
             }
             if command.type == .verification, command.verificationReason == .lookUp, let card = payment.card {
                 let found = try await payments.payments(
@@ -313,6 +324,8 @@ extension ConsoleController {
                 }
             }
         }
+        if let notice { context["notice"] = notice }
+        if let problem { context["problem"] = problem }
         if let refund = command.result?.refund { context["refundId"] = refund.id }
         if let loyalty = command.result?.loyalty { context["loyalty"] = PointOfSaleText.loyalty(loyalty) }
         if outcome.kind != "approved" && outcome.kind != "canceled" {
@@ -323,10 +336,49 @@ extension ConsoleController {
             }
             context["retryType"] = command.type == .payment ? "charge" : ""
         }
-        return pages.page("pos-command", context)
+        return pages.page("pos-command", context, status: status)
     }
 
     // MARK: - Receipts
+
+    /// E-mails the receipt of a command's approved payment through the configured relay.
+    func posEmailReceipt(
+        _ session: ConsoleSession, id: String, form: [String: String], base: String
+    ) async throws -> Response {
+        guard let mailer, let readers, let command = await readers.command(id, merchantId: session.user.merchantId),
+            let payment = command.result?.payment, command.type == .payment,
+            payment.status == .succeeded || payment.status == .requiresCapture
+        else { throw HTTPError(.notFound) }
+        let address = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard ReceiptMailer.isDeliverable(address) else {
+            return try await posCommand(
+                session, id: id, base: base, problem: "That is not an e-mail address.", status: .badRequest)
+        }
+        let merchant = try await merchant(session)
+        let url = base + (try await receiptPath(paymentId: payment.id, merchantId: merchant.id))
+        let lines = [
+            "Thank you for your purchase at \(merchant.name).", "",
+            "Amount: \(ConsoleMoney.format(payment.amount, payment.currency))",
+            "Date: \(Self.format(payment.createdAt))",
+            "Card: " + (payment.card.map { "\($0.scheme.capitalized) …\($0.last4) (contactless)" } ?? ""),
+            "Approval code: \(payment.issuer?.approvalCode ?? "")", "Reference: \(payment.id)", "",
+            "Your receipt online: \(url)",
+        ]
+        do {
+            try await mailer.send(
+                to: address, subject: "Your receipt from \(merchant.name)", body: lines.joined(separator: "\n"),
+                now: clock())
+        } catch {
+            return try await posCommand(
+                session, id: id, base: base, problem: "The receipt could not be sent; try again or print it.",
+                status: .badGateway)
+        }
+        try await AuditLog.record(
+            on: database, at: clock(), actor: "user:\(session.user.id)", entity: "payment", id: payment.id,
+            action: "receiptEmailed", detail: "to \(ReceiptMailer.masked(address))")
+        return try await posCommand(
+            session, id: id, base: base, notice: "Receipt sent to \(ReceiptMailer.masked(address)).")
+    }
 
     /// The path of the customer's receipt of a payment: one per payment, made when first shown.
     func receiptPath(paymentId: String, merchantId: String) async throws -> String {

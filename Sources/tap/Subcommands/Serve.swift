@@ -68,6 +68,13 @@ extension Tap {
                     + "tap screen picks the card the customer taps (demos need nothing but this and a browser)."))
         var virtualReader = false
         @Option(
+            help: ArgumentHelp(
+                "An SMTP relay the point of sale e-mails receipts through (plain SMTP: a local or internal relay).",
+                valueName: "host:port"))
+        var smtp: String?
+        @Option(help: ArgumentHelp("The sender of e-mailed receipts.", valueName: "address"))
+        var smtpFrom = "receipts@contactless.invalid"
+        @Option(
             name: .customLong("reader-timeout"),
             help: ArgumentHelp(
                 "How long a server-driven reader (`tap reader`) may go without asking for work before it counts as "
@@ -89,6 +96,9 @@ extension Tap {
             }
             guard (1.0 / 60...24 * 30).contains(idempotencyRetention) else {
                 throw ValidationError("--idempotency-retention must be from one minute (0.0167) to 720 hours")
+            }
+            if let smtp, smtp.split(separator: ":").count != 2 || Int(smtp.split(separator: ":").last ?? "") == nil {
+                throw ValidationError("--smtp takes host:port")
             }
             guard (1...300).contains(readerTimeout) else {
                 throw ValidationError("--reader-timeout must be from 1 to 300 seconds")
@@ -115,6 +125,10 @@ extension Tap {
             configuration.allowsLocalWebhooks = allowLocalWebhooks
             configuration.consoleIdleTimeout = consoleIdleTimeout * 60
             configuration.readerTimeout = readerTimeout
+            if let smtp, let port = Int(smtp.split(separator: ":")[1]) {
+                configuration.smtp = SMTPConfiguration(
+                    host: String(smtp.split(separator: ":")[0]), port: port, from: smtpFrom)
+            }
             if let issuer {
                 let parts = issuer.split(separator: ":")
                 guard parts.count == 2, let issuerPort = Int(parts[1]) else {

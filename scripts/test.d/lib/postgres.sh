@@ -38,8 +38,9 @@ postgres_start() {
     as_postgres "$PG_BIN/initdb" -D "$PG_DATA" -A trust -U postgres --no-sync >"$PG_ROOT/initdb.log" 2>&1 \
         || { tail -n 20 "$PG_ROOT/initdb.log" >&2; return 1; }
     # fsync off: the tests crash gateways, never this server, and every test creates and drops a database.
+    # 500 connections: suites run in parallel, each live gateway with a pool of up to 20 (200 ran out, SQLSTATE 53300).
     if ! as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 60 \
-        -o "-p $port -k $PG_ROOT -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null; then
+        -o "-p $port -k $PG_ROOT -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=500" start >/dev/null; then
         echo "PostgreSQL did not start" >&2
         tail -n 20 "$PG_LOG" >&2
         return 1
