@@ -147,6 +147,7 @@ def arguments():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--label", required=True)
+    parser.add_argument("--pcsc-reader", help="a PC/SC reader with a card in its field, for a story that uses one")
     return parser.parse_args()
 
 

@@ -29,7 +29,8 @@ extension Tap {
                 key and a user (--api-key or CONTACTLESS_API_KEY, with --user), from which the reader asks for \
                 tokens itself when it needs to prepare again.
 
-                --loopback takes visa or mastercard (approving test cards), wallet (the Visa test card in a phone \
+                --loopback takes visa or mastercard (approving test cards), load-N (the N-th of the 128 approving \
+                load-test cards, each an account of its own), wallet (the Visa test card in a phone \
                 wallet that verified its holder), loyalty (a phone with the test coffee shop's loyalty pass, \
                 pass.dev.contactless.test.coffee, beside the Visa card), a test card behaviour with an optional scheme \
                 (insufficientFunds, onlinePINRequired-mastercard, doNotHonour…), or a card profile (JSON). Each \
@@ -229,6 +230,14 @@ struct LoopbackCard: Sendable {
         case let path where path.hasSuffix(".json"):
             let channel = LoopbackChannel(
                 applet: try EmulatedCardSource.file(path).profile().certified().personalize())
+            enter = { await interface.tap(channel) }
+        case let load where load.hasPrefix("load-"):
+            guard let index = Int(load.dropFirst(5)), TestCards.loadTestCards.indices.contains(index) else {
+                throw ValidationError("--loopback \(load): the load-test cards are load-0 to load-127")
+            }
+            let card = TestCards.loadTestCards[index]
+            let channel = try TestCardTapper.card(
+                pan: card.pan, scheme: card.scheme == .visa ? .visa : .mastercard, keyCount: 256)
             enter = { await interface.tap(channel) }
         default:
             let parts = name.split(separator: "-", maxSplits: 1).map(String.init)
