@@ -166,7 +166,7 @@ public struct GatewayApplication: Sendable {
         TokenRevocationController(revocations: revocations, clock: clock).addRoutes(to: api)
         DeviceController(
             merchants: merchants, devices: DeviceRepository(database: database), keys: keys, tokens: tokens,
-            policy: policy, clock: clock
+            policy: policy, clock: clock, readers: readers
         ).addRoutes(to: api)
         let paymentController = PaymentController(
             service: payments,

@@ -20,13 +20,16 @@ public struct DeviceController: Sendable {
     private let policy: ReaderConfigurationPolicy
     private let limit: DeviceMerchantLimit
     private let clock: @Sendable () -> Date
+    /// Told of a device's first configuration as it progresses, for the point of sale's readiness.
+    private let readers: ReaderHub?
 
     /// Creates the controller.
     public init(
         merchants: MerchantRepository, devices: DeviceRepository, keys: GatewayKeys, tokens: ReaderTokenAuthority,
         policy: ReaderConfigurationPolicy, limit: DeviceMerchantLimit = .standard,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, readers: ReaderHub? = nil
     ) {
+        self.readers = readers
         self.merchants = merchants
         self.devices = devices
         self.keys = keys
@@ -67,7 +70,11 @@ public struct DeviceController: Sendable {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
+                let readers = self.readers
                 func send(_ progress: PrepareProgress) async throws {
+                    await readers?.configuring(
+                        merchantId: merchant.id, readerId: deviceId,
+                        progress: progress.error == nil ? progress.progress : nil)
                     try await writer.write(ByteBuffer(bytes: try progress.line()))
                 }
                 var reached = 0

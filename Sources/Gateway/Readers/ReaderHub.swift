@@ -39,6 +39,8 @@ public actor ReaderHub: Service {
         var sequence = 0
         var events: [ReaderEvent] = []
         var subscribers: [UUID: AsyncStream<ReaderEvent>.Continuation] = [:]
+        /// The device's first configuration, in percent, while the gateway performs it.
+        var configuring: Int?
 
         var runningCommand: ReaderCommand? { command.flatMap { $0.status.isFinal ? nil : $0 } }
     }
@@ -141,6 +143,14 @@ public actor ReaderHub: Service {
         }
     }
 
+    /// The device's first configuration (prepare) reached `progress` percent; nil when it ended or failed. The
+    /// readers' list and event stream show it, so a point of sale can show determinate progress.
+    func configuring(merchantId: String, readerId: String, progress: Int?) {
+        let key = Key(merchantId: merchantId, readerId: readerId)
+        readers[key, default: Reader()].configuring = progress.flatMap { $0 < 100 ? $0 : nil }
+        emit(key, .configuring, progress: progress)
+    }
+
     /// Each known reader's state, by reader id.
     func statuses(merchantId: String) -> [String: ReaderStatus] {
         let now = clock()
@@ -148,7 +158,7 @@ public actor ReaderHub: Service {
         for (key, reader) in readers where key.merchantId == merchantId {
             statuses[key.readerId] = ReaderStatus(
                 id: key.readerId, online: isOnline(reader, now: now), command: reader.runningCommand.map(Self.public),
-                lastSeenAt: reader.lastSeen)
+                lastSeenAt: reader.lastSeen, configuring: reader.configuring)
         }
         return statuses
     }
@@ -383,12 +393,13 @@ public actor ReaderHub: Service {
         return Self.public(command)
     }
 
-    private func emit(_ key: Key, _ type: ReaderEvent.Kind) {
+    private func emit(_ key: Key, _ type: ReaderEvent.Kind, progress: Int? = nil) {
         guard var reader = readers[key] else { return }
         reader.sequence += 1
-        let event = ReaderEvent(
+        var event = ReaderEvent(
             sequence: reader.sequence, readerId: key.readerId, type: type, at: clock(),
-            command: reader.command.map(Self.public))
+            command: type == .configuring ? nil : reader.command.map(Self.public))
+        event.progress = progress
         reader.events.append(event)
         if reader.events.count > Self.retainedEvents { reader.events.removeFirst(reader.events.count / 2) }
         for subscriber in reader.subscribers.values { subscriber.yield(event) }

@@ -6,6 +6,9 @@ public import Foundation
 public struct ReaderEvent: Sendable, Hashable, Codable {
     /// The kinds of event.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The gateway is configuring the device for the first time (its prepare); ``ReaderEvent/progress`` says how
+        /// far, 100 when done (absent when it failed).
+        case configuring
         /// The reader asked the gateway for work after being away.
         case readerConnected
         /// The reader stopped asking for work within its timeout; a command it ran failed.
@@ -44,14 +47,19 @@ public struct ReaderEvent: Sendable, Hashable, Codable {
     public var at: Date
     /// The command it belongs to, as it is now (with its result on ``Kind/commandEnded``).
     public var command: ReaderCommand?
+    /// For ``Kind/configuring``: how far the configuration is, in percent.
+    public var progress: Int?
 
     /// Creates an event.
-    public init(sequence: Int, readerId: String, type: Kind, at: Date, command: ReaderCommand? = nil) {
+    public init(
+        sequence: Int, readerId: String, type: Kind, at: Date, command: ReaderCommand? = nil, progress: Int? = nil
+    ) {
         self.sequence = sequence
         self.readerId = readerId
         self.type = type
         self.at = at
         self.command = command
+        self.progress = progress
     }
 }
 
@@ -67,16 +75,20 @@ public struct ReaderStatus: Sendable, Hashable, Codable {
     public var lastSeenAt: Date?
     /// When the device last prepared.
     public var lastPreparedAt: Date?
+    /// While the gateway configures the device for the first time: how far, in percent.
+    public var configuring: Int?
 
     /// Creates a status.
     public init(
-        id: String, online: Bool, command: ReaderCommand? = nil, lastSeenAt: Date? = nil, lastPreparedAt: Date? = nil
+        id: String, online: Bool, command: ReaderCommand? = nil, lastSeenAt: Date? = nil, lastPreparedAt: Date? = nil,
+        configuring: Int? = nil
     ) {
         self.id = id
         self.online = online
         self.command = command
         self.lastSeenAt = lastSeenAt
         self.lastPreparedAt = lastPreparedAt
+        self.configuring = configuring
     }
 }
 

@@ -126,6 +126,19 @@ struct ReaderAPITests {
                 "/v1/readers/nobody/commands", CreateReaderCommandRequest(type: .payment, amount: 1, currency: "EUR"),
                 bearer: gateway.apiKey)
             #expect(unknown.status == .notFound)
+            // A device's first configuration shows its progress to the point of sale, stage by stage.
+            _ = try await gateway.prepare(deviceId: "till-new")
+            var progress: [Int] = []
+            for await event in await gateway.application.readers.subscribe(
+                merchantId: gateway.merchantId, readerId: "till-new", after: 0)
+            {
+                if event.type == .configuring, let percent = event.progress { progress.append(percent) }
+                if progress.last == 100 { break }
+            }
+            #expect(progress == [0, 25, 50, 75, 100])
+            let configured = try await gateway.get("/v1/readers").decoded(ReaderList.self)
+            #expect(configured.data.first { $0.id == "till-new" }?.configuring == nil)
+
             // Nothing secret in the logs: the read's card data never appears.
             #expect(!gateway.logs.text.contains(try #require(TestCards.card(.approve, .visa)).pan))
         }

@@ -23,24 +23,37 @@ document.addEventListener("change", (event) => {
   }
 });
 
-// Readiness: check the readers when the app opens and whenever it comes back to the foreground.
+// Readiness: check the readers when the app opens and whenever it comes back to the foreground. A reader the gateway
+// is configuring for the first time shows determinate progress (checked again until it is done); otherwise the
+// check itself shows indeterminate progress. Checkout stays available throughout.
 async function checkReaders() {
   const status = document.getElementById("readiness");
   if (!status) { return; }
   const progress = document.getElementById("configuring");
+  progress.removeAttribute("value");
   progress.hidden = false;
   status.textContent = "Checking readers…";
+  let again = false;
   try {
     const response = await fetch("/pos/status", { credentials: "same-origin", cache: "no-store" });
     const list = await response.json();
     const online = list.data.filter((reader) => reader.online).length;
-    status.textContent = online > 0
-      ? `${online} reader${online === 1 ? "" : "s"} ready.`
-      : "No reader is connected yet. You can still start a checkout; it goes to a reader once one connects.";
+    const configuring = list.data.find((reader) => typeof reader.configuring === "number");
+    if (configuring) {
+      progress.max = 100;
+      progress.value = configuring.configuring;
+      status.textContent = `Configuring reader ${configuring.id}: ${configuring.configuring} %. You can check out meanwhile.`;
+      again = true;
+    } else {
+      status.textContent = online > 0
+        ? `${online} reader${online === 1 ? "" : "s"} ready.`
+        : "No reader is connected yet. You can still start a checkout; it goes to a reader once one connects.";
+    }
   } catch (error) {
     status.textContent = "Could not check the readers: the connection to the gateway is down.";
   } finally {
-    progress.hidden = true;
+    progress.hidden = !again;
+    if (again) { setTimeout(checkReaders, 300); }
   }
 }
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") { checkReaders(); } });
