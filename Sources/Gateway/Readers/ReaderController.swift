@@ -29,7 +29,8 @@ struct ReaderController: Sendable {
         }
         router.post("v1/readers/:readerId/commands") { request, context in
             let caller = try context.requireCaller(.apiKey)
-            let body = try await Self.body(CreateReaderCommandRequest.self, request, context)
+            let body = try await APIRequestDecoder().decode(
+                CreateReaderCommandRequest.self, from: request, context: context)
             return JSONResponse(
                 try await Self.send(
                     body, to: try context.pathParameter("readerId"), merchantId: caller.merchantId, hub: hub,
@@ -66,31 +67,31 @@ struct ReaderController: Sendable {
         }
         router.post("v1/reader/commands/:commandId/events") { request, context in
             let key = try Self.readerKey(context)
-            let body = try await Self.body(ReaderEventReport.self, request, context)
+            let body = try await APIRequestDecoder().decode(ReaderEventReport.self, from: request, context: context)
             try await hub.report(body.type, commandId: try context.pathParameter("commandId"), key: key)
             return Response(status: .noContent)
         }
         router.post("v1/reader/commands/:commandId/read") { request, context in
             let caller = try context.requireCaller(.readerSession)
-            let body = try await Self.body(ReaderReadSubmission.self, request, context)
+            let body = try await APIRequestDecoder().decode(ReaderReadSubmission.self, from: request, context: context)
             return JSONResponse(
                 try await authorize(body, commandId: try context.pathParameter("commandId"), caller: caller))
         }
         router.post("v1/reader/commands/:commandId/pin") { request, context in
             let caller = try context.requireCaller(.readerSession)
-            let body = try await Self.body(PINSubmission.self, request, context)
+            let body = try await APIRequestDecoder().decode(PINSubmission.self, from: request, context: context)
             return JSONResponse(
                 try await submitPIN(body, commandId: try context.pathParameter("commandId"), caller: caller))
         }
         router.post("v1/reader/commands/:commandId/loyalty") { request, context in
             let key = try Self.readerKey(context)
-            let body = try await Self.body(ReaderLoyaltyResult.self, request, context)
+            let body = try await APIRequestDecoder().decode(ReaderLoyaltyResult.self, from: request, context: context)
             return JSONResponse(
                 try await hub.loyaltyRead(body, commandId: try context.pathParameter("commandId"), key: key))
         }
         router.post("v1/reader/commands/:commandId/failure") { request, context in
             let key = try Self.readerKey(context)
-            let body = try await Self.body(ReaderFailureReport.self, request, context)
+            let body = try await APIRequestDecoder().decode(ReaderFailureReport.self, from: request, context: context)
             return JSONResponse(
                 try await hub.readerFailed(commandId: try context.pathParameter("commandId"), key: key, body))
         }
@@ -257,19 +258,6 @@ struct ReaderController: Sendable {
             throw GatewayAPIError(code: .unauthorized, message: "this call takes a reader session")
         }
         return ReaderHub.Key(merchantId: caller.merchantId, readerId: device)
-    }
-
-    private static func body<Body: Decodable>(
-        _ type: Body.Type, _ request: Request, _ context: GatewayRequestContext
-    ) async throws -> Body {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        do {
-            return try APIRequestDecoder.decode(Body.self, from: Data(buffer.readableBytesView))
-        } catch let error as GatewayAPIError {
-            throw error
-        } catch {
-            throw GatewayAPIError(code: .invalidRequest, message: "the body is not JSON")
-        }
     }
 }
 
